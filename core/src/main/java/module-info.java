@@ -1,0 +1,8 @@
+/**
+ * Tegula core: element types, shapes, layouts, the XLA shape text form, validation, sizes and
+ * index math. Touches no memory.
+ */
+module dev.tegula.core {
+    requires org.slf4j;
+    exports dev.tegula.core;
+}

@@ -1,0 +1,6 @@
+/** Tegula ffm: {@code MemorySegment}-backed arrays, element codecs, views and file/native interop. */
+module dev.tegula.ffm {
+    requires transitive dev.tegula.core;
+    requires org.slf4j;
+    exports dev.tegula.ffm;
+}

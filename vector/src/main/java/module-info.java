@@ -1,0 +1,7 @@
+/** Tegula vector: the relayout engine (planner, Vector API kernels, scalar reference kernels). */
+module dev.tegula.vector {
+    requires transitive dev.tegula.ffm;
+    requires jdk.incubator.vector;
+    requires org.slf4j;
+    exports dev.tegula.vector;
+}
