@@ -1,0 +1,462 @@
+package dev.tegula.core;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A recursive-descent parser for XLA's HLO shape text (spec section 3): whitespace and
+ * {@code /* ... *}{@code /} or {@code //} comments between tokens, every layout attribute in XLA's
+ * order, and Tegula's {@code PAD(...)} attribute last. One instance per parse; not thread-safe.
+ */
+final class ShapeParser {
+    /** Attribute order inside a layout, after the ':'. */
+    private static final String[] ATTRIBUTE_ORDER = {"D", "T", "L", "#", "*", "E", "S", "SC", "P", "M", "PAD"};
+
+    private final String text;
+    private final Validation level;
+    private int pos;
+
+    private ShapeParser(String text, Validation level) {
+        this.text = text;
+        this.level = level;
+    }
+
+    static Shape parse(String text, Validation level) {
+        if (text == null) {
+            throw new NullPointerException("text");
+        }
+        ShapeParser p = new ShapeParser(text, level == null ? Validation.STRICT : level);
+        Shape s = p.shape();
+        p.skip();
+        if (p.pos < text.length()) {
+            throw p.error("Extra content after shape: expected end of text, found '" + p.rest() + "'");
+        }
+        p.level.check(s);
+        return s;
+    }
+
+    // ---- lexing ----------------------------------------------------------------------------------------
+
+    private void skip() {
+        while (pos < text.length()) {
+            char c = text.charAt(pos);
+            if (Character.isWhitespace(c)) {
+                pos++;
+            } else if (text.startsWith("/*", pos)) {
+                int end = text.indexOf("*/", pos + 2);
+                if (end < 0) {
+                    throw error("unterminated comment: expected '*/'");
+                }
+                pos = end + 2;
+            } else if (text.startsWith("//", pos)) {
+                int end = text.indexOf('\n', pos);
+                pos = end < 0 ? text.length() : end + 1;
+            } else {
+                return;
+            }
+        }
+    }
+
+    private boolean peek(char c) {
+        skip();
+        return pos < text.length() && text.charAt(pos) == c;
+    }
+
+    private boolean peekAt(String s) {
+        skip();
+        return text.startsWith(s, pos);
+    }
+
+    private boolean accept(char c) {
+        if (peek(c)) {
+            pos++;
+            return true;
+        }
+        return false;
+    }
+
+    private void expect(char c, String what) {
+        if (!accept(c)) {
+            throw error("expected '" + c + "' " + what + ", found " + found());
+        }
+    }
+
+    private String found() {
+        skip();
+        if (pos >= text.length()) {
+            return "end of text";
+        }
+        int end = pos + 1;
+        while (end < text.length() && Character.isLetterOrDigit(text.charAt(end))
+                && Character.isLetterOrDigit(text.charAt(pos))) {
+            end++;
+        }
+        return "'" + text.substring(pos, end) + "'";
+    }
+
+    private String rest() {
+        return text.substring(pos, Math.min(text.length(), pos + 20));
+    }
+
+    private ShapeParseException error(String expected) {
+        return new ShapeParseException(text, Math.min(pos, text.length()), expected);
+    }
+
+    private ShapeParseException errorAt(int at, String expected) {
+        return new ShapeParseException(text, at, expected);
+    }
+
+    private boolean peekIdentifierStart() {
+        skip();
+        return pos < text.length() && (Character.isLetter(text.charAt(pos)) || text.charAt(pos) == '_');
+    }
+
+    private String identifier() {
+        skip();
+        int start = pos;
+        while (pos < text.length() && (Character.isLetterOrDigit(text.charAt(pos)) || text.charAt(pos) == '_')) {
+            pos++;
+        }
+        return text.substring(start, pos);
+    }
+
+    /** Upper-case attribute names: a run of capital letters. */
+    private String attributeName() {
+        skip();
+        if (pos < text.length() && (text.charAt(pos) == '#' || text.charAt(pos) == '*')) {
+            return String.valueOf(text.charAt(pos++));
+        }
+        int start = pos;
+        while (pos < text.length() && text.charAt(pos) >= 'A' && text.charAt(pos) <= 'Z') {
+            pos++;
+        }
+        return text.substring(start, pos);
+    }
+
+    private boolean peekInteger() {
+        skip();
+        if (pos >= text.length()) {
+            return false;
+        }
+        char c = text.charAt(pos);
+        return Character.isDigit(c) || (c == '-' && pos + 1 < text.length() && Character.isDigit(text.charAt(pos + 1)));
+    }
+
+    /** {@code -?[0-9]+}, not followed by a letter, digit or '.' (XLA lexes {@code 2x3} and {@code 1.5} as other tokens). */
+    private long integer(String what) {
+        skip();
+        int start = pos;
+        if (!peekInteger()) {
+            throw error("expected an integer " + what + ", found " + found());
+        }
+        if (text.charAt(pos) == '-') {
+            pos++;
+        }
+        while (pos < text.length() && Character.isDigit(text.charAt(pos))) {
+            pos++;
+        }
+        if (pos < text.length() && (Character.isLetter(text.charAt(pos)) || text.charAt(pos) == '.')) {
+            int end = pos;
+            while (end < text.length() && (Character.isLetterOrDigit(text.charAt(end)) || text.charAt(end) == '.')) {
+                end++;
+            }
+            throw errorAt(start, "expected an integer " + what + ", found '" + text.substring(start, end) + "'");
+        }
+        try {
+            return Long.parseLong(text, start, pos, 10);
+        } catch (NumberFormatException e) {
+            throw errorAt(start, "integer " + text.substring(start, pos) + " " + what + " is out of the int64 range");
+        }
+    }
+
+    // ---- grammar ---------------------------------------------------------------------------------------
+
+    private Shape shape() {
+        skip();
+        if (peek('(')) {
+            return tuple();
+        }
+        if (!peekIdentifierStart()) {
+            throw error("expected a shape (a type such as f32[...], '(' for a tuple or 'b(' for a buffer), found "
+                    + found());
+        }
+        int start = pos;
+        String name = identifier();
+        if (name.equals("b") && peek('(')) {
+            return buffer(start);
+        }
+        ElementType type = ElementType.lookup(name);
+        if (type == null || type == ElementType.TUPLE || type == ElementType.BUFFER) {
+            throw errorAt(start, "expected a primitive type name (pred, s32, f32, bf16, ...), found '" + name + "'");
+        }
+        if (type == ElementType.TOKEN || type == ElementType.OPAQUE_TYPE) {
+            expect('[', "after " + name);
+            if (!accept(']')) {
+                throw error(name + " shapes have no dimensions: expected ']', found " + found());
+            }
+            return type == ElementType.TOKEN ? TokenShape.INSTANCE : OpaqueShape.INSTANCE;
+        }
+        return array(type);
+    }
+
+    private TupleShape tuple() {
+        expect('(', "to open a tuple");
+        List<Shape> elements = new ArrayList<>();
+        if (!accept(')')) {
+            do {
+                int start = pos;
+                Shape e = shape();
+                // XLA builds tuples with MakeValidatedTupleShape: elements are validated even when parsing alone
+                String p = (level == Validation.NONE ? Validation.XLA : level).problem(e);
+                if (p != null) {
+                    skip();
+                    throw new IllegalArgumentException("tuple element " + elements.size() + " at offset " + start
+                            + ": " + p);
+                }
+                elements.add(e);
+            } while (accept(','));
+            expect(')', "to close the tuple");
+        }
+        return TupleShape.of(elements);
+    }
+
+    private BufferShape buffer(int start) {
+        expect('(', "after 'b'");
+        int inner = pos;
+        Shape s = shape();
+        if (!(s instanceof ArrayShape a)) {
+            skip();
+            throw errorAt(inner, "a buffer holds exactly one array shape, found " + s);
+        }
+        expect(')', "to close the buffer");
+        return BufferShape.of(a);
+    }
+
+    private ArrayShape array(ElementType type) {
+        expect('[', "after the element type " + type);
+        List<Long> dims = new ArrayList<>();
+        List<Boolean> dyn = new ArrayList<>();
+        if (!accept(']')) {
+            do {
+                if (accept('?')) {
+                    dims.add(ArrayShape.UNBOUNDED_SIZE);
+                    dyn.add(true);
+                } else if (peekAt("<=")) {
+                    pos += 2;
+                    dims.add(integer("(dimension bound)"));
+                    dyn.add(true);
+                } else {
+                    dims.add(integer("(dimension size)"));
+                    dyn.add(false);
+                }
+            } while (accept(','));
+            expect(']', "to close the dimensions");
+        }
+        long[] d = new long[dims.size()];
+        boolean[] f = new boolean[dims.size()];
+        for (int i = 0; i < d.length; i++) {
+            d[i] = dims.get(i);
+            f[i] = dyn.get(i);
+        }
+        Layout layout = Layout.rowMajor(d.length);
+        // '{' starts a layout only when an integer or ':' follows (so "f32[]{}" is not a layout)
+        int save = pos;
+        if (accept('{')) {
+            if (peekInteger() || peek(':')) {
+                int layoutStart = save;
+                skip();
+                layout = layout(layoutStart, d.length);
+            } else {
+                pos = save;
+            }
+        }
+        return ArrayShape.unchecked(type, d, f, layout);
+    }
+
+    private Layout layout(int layoutStart, int rank) {
+        List<Long> m2m = new ArrayList<>();
+        if (peekInteger()) {
+            do {
+                int at = pos;
+                long v = integer("(minor_to_major entry)");
+                if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+                    throw errorAt(at, "minor_to_major entry " + v + " is out of range");
+                }
+                m2m.add(v);
+            } while (accept(','));
+        }
+        if (m2m.size() != rank) {
+            throw errorAt(layoutStart, "Dimensions size is " + rank + ", but minor to major size is " + m2m.size() + ".");
+        }
+        int[] m = new int[rank];
+        for (int i = 0; i < rank; i++) {
+            m[i] = (int) (long) m2m.get(i);
+        }
+        Layout l = Layout.unchecked(m);
+        if (accept(':')) {
+            l = attributes(l);
+        }
+        if (!accept('}')) {
+            throw error("expects layout to end with '}', found " + found());
+        }
+        return l;
+    }
+
+    private Layout attributes(Layout l) {
+        int next = 0;   // index into ATTRIBUTE_ORDER of the next allowed attribute
+        List<Tile> tiles = new ArrayList<>();
+        long tail = 1;
+        ElementType indexType = null;
+        ElementType pointerType = null;
+        long bits = 0;
+        long space = 0;
+        List<SplitConfig> splits = new ArrayList<>();
+        Shape physical = null;
+        long prefix = 0;
+        long[] padded = null;
+        PaddingValue padValue = PaddingValue.ZERO;
+        while (!peek('}') && pos < text.length()) {
+            int at = pos;
+            String name = attributeName();
+            int order = indexOf(name);
+            if (order < 0 || order < next) {
+                pos = at;
+                throw error("expects layout to end with '}', found " + found()
+                        + (order >= 0 ? " (attribute " + name + " is repeated or out of order; the order is "
+                        + "D T L # * E S SC P M PAD)" : ""));
+            }
+            next = order + 1;
+            switch (name) {
+                case "D" -> dimLevelTypes();
+                case "T" -> {
+                    do {
+                        tiles.add(tile());
+                    } while (peek('('));
+                }
+                case "L" -> tail = parenthesizedInteger("L");
+                case "#" -> indexType = parenthesizedType("#");
+                case "*" -> pointerType = parenthesizedType("*");
+                case "E" -> bits = parenthesizedInteger("E");
+                case "S" -> space = parenthesizedInteger("S");
+                case "SC" -> {
+                    do {
+                        splits.add(splitConfig());
+                    } while (peek('('));
+                }
+                case "P" -> {
+                    expect('(', "after P");
+                    physical = shape();
+                    expect(')', "to close P(...)");
+                }
+                case "M" -> prefix = parenthesizedInteger("M");
+                case "PAD" -> {
+                    expect('(', "after PAD");
+                    List<Long> sizes = new ArrayList<>();
+                    do {
+                        sizes.add(integer("(padded dimension size)"));
+                    } while (accept(','));
+                    if (accept(':')) {
+                        int vat = pos;
+                        String v = identifier();
+                        padValue = PaddingValue.fromTextName(v);
+                        if (padValue == null) {
+                            throw errorAt(vat, "expected a padding value (invalid, zero, one, lowest, highest, "
+                                    + "unknown), found '" + v + "'");
+                        }
+                    }
+                    expect(')', "to close PAD(...)");
+                    padded = sizes.stream().mapToLong(Long::longValue).toArray();
+                }
+                default -> throw new IllegalStateException(name);
+            }
+        }
+        return new Layout(l.minorToMajor, tiles.toArray(new Tile[0]), tail, indexType, pointerType, bits, space,
+                splits.toArray(new SplitConfig[0]), physical, prefix, padded, padValue);
+    }
+
+    private static int indexOf(String name) {
+        for (int i = 0; i < ATTRIBUTE_ORDER.length; i++) {
+            if (ATTRIBUTE_ORDER[i].equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** {@code D(D,C+,S~,H)}: legacy dimension level types, parsed and dropped as XLA does. */
+    private void dimLevelTypes() {
+        expect('(', "after D");
+        if (accept(')')) {
+            return;
+        }
+        do {
+            skip();
+            char c = pos < text.length() ? text.charAt(pos) : '\0';
+            if (c != 'D' && c != 'C' && c != 'S' && c != 'H') {
+                throw error("expected a DimLevelType abbreviation (D, C, S or H), found " + found());
+            }
+            pos++;
+            if (pos < text.length() && text.charAt(pos) == '+') {
+                pos++;
+            }
+            if (pos < text.length() && text.charAt(pos) == '~') {
+                pos++;
+            }
+        } while (accept(','));
+        expect(')', "to close D(...)");
+    }
+
+    private Tile tile() {
+        expect('(', "to open a tile");
+        List<Long> dims = new ArrayList<>();
+        if (!peek(')')) {
+            do {
+                if (accept('*')) {
+                    dims.add(Tile.COMBINE);
+                } else {
+                    dims.add(integer("(tile size)"));
+                }
+            } while (accept(','));
+        }
+        expect(')', "to close the tile");
+        return Tile.unchecked(dims.stream().mapToLong(Long::longValue).toArray());
+    }
+
+    private SplitConfig splitConfig() {
+        expect('(', "to open a split config");
+        long dim = integer("(split dimension)");
+        if (dim < Integer.MIN_VALUE || dim > Integer.MAX_VALUE) {
+            throw error("split dimension " + dim + " is out of range");
+        }
+        expect(':', "after the split dimension");
+        List<Long> idx = new ArrayList<>();
+        if (peekInteger()) {
+            do {
+                idx.add(integer("(split index)"));
+            } while (accept(','));
+        }
+        expect(')', "to close the split config");
+        return new SplitConfig((int) dim, idx.stream().mapToLong(Long::longValue).toArray());
+    }
+
+    private long parenthesizedInteger(String attr) {
+        expect('(', "after " + attr);
+        long v = integer("in " + attr + "(...)");
+        expect(')', "to close " + attr + "(...)");
+        return v;
+    }
+
+    private ElementType parenthesizedType(String attr) {
+        expect('(', "after " + attr);
+        int at = pos;
+        skip();
+        at = pos;
+        String name = identifier();
+        ElementType t = ElementType.lookup(name);
+        if (t == null || !t.isArrayType()) {
+            throw errorAt(at, "expected a primitive type in " + attr + "(...), found '" + name + "'");
+        }
+        expect(')', "to close " + attr + "(...)");
+        return t;
+    }
+}
