@@ -3,4 +3,5 @@ module dev.tegula.ffm {
     requires transitive dev.tegula.core;
     requires org.slf4j;
     exports dev.tegula.ffm;
+    exports dev.tegula.ffm.codec;
 }
