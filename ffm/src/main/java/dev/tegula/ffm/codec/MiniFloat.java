@@ -39,7 +39,7 @@ public final class MiniFloat {
     }
 
     /**
-     * {@return the code of {@code format} nearest to {@code value}}
+     * Encodes {@code value} as the code of {@code format} nearest to it.
      *
      * <p>In range, the result is the nearest value, rounded once: ties go to the code with an even
      * last bit; subnormals are produced where the format has them, and values below half the
