@@ -366,6 +366,52 @@ final class IndexPlan {
         return size;
     }
 
+    /**
+     * Replays the steps on symbolic coordinates (mixed-radix sums of digits of logical indices) to
+     * produce the layout's {@link SlotFormula}, or null where a split cuts a digit unevenly.
+     */
+    SlotFormula slotFormula(ArrayShape shape) {
+        List<SlotFormula.Coord> coords = new ArrayList<>();
+        for (int p = 0; p < rank; p++) {
+            int d = minorToMajor[rank - 1 - p];
+            long size = physicalSizes[p];
+            coords.add(new SlotFormula.Coord(List.of(new SlotFormula.Digit(d, 1, SlotFormula.UNBOUNDED, 1, size)), size));
+        }
+        for (Step step : steps) {
+            switch (step) {
+                case Prepend p -> {
+                    for (int q = 0; q < p.count(); q++) {
+                        coords.add(0, new SlotFormula.Coord(List.of(), 1));
+                    }
+                }
+                case Merge m -> {
+                    SlotFormula.Coord merged = SlotFormula.merge(coords.subList(m.from(), m.to()));
+                    List<SlotFormula.Coord> next = new ArrayList<>(coords.subList(0, m.from()));
+                    next.add(merged);
+                    next.addAll(coords.subList(m.to(), coords.size()));
+                    coords = next;
+                }
+                case Split sp -> {
+                    long[] t = sp.t();
+                    int s = coords.size() - t.length;
+                    List<SlotFormula.Coord> outer = new ArrayList<>(coords.subList(0, s));
+                    List<SlotFormula.Coord> inner = new ArrayList<>();
+                    for (int q = 0; q < t.length; q++) {
+                        SlotFormula.Coord[] parts = SlotFormula.split(coords.get(s + q), t[q]);
+                        if (parts == null) {
+                            return null;
+                        }
+                        outer.add(parts[0]);
+                        inner.add(parts[1]);
+                    }
+                    outer.addAll(inner);
+                    coords = outer;
+                }
+            }
+        }
+        return SlotFormula.build(coords, finalStrides, rank);
+    }
+
     /** {@return true if the layout is a single 2-D tile, optionally followed by an (c,1) tile, on rank >= 2} */
     boolean isMinor2Tiling() {
         if (rank < 2 || steps.length < 1 || steps.length > 2) {
