@@ -1,0 +1,352 @@
+package dev.tegula.vector;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.ShortVector;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The copy kernels of the relayout engine. Each runs one {@link LoopNest} over byte segments with
+ * elements of {@code b} bytes (1, 2, 4, 8 or 16):
+ * <ul>
+ *   <li>bulk runs: the innermost loop is contiguous in both arrays, one {@link MemorySegment#copy}
+ *       per run;</li>
+ *   <li>transpose: the innermost loop is contiguous in the destination and another loop is
+ *       contiguous in the source; 8x8 blocks are transposed in registers (Vector API two-vector
+ *       {@code selectFrom}) for 2- and 4-byte elements, with a zip/unzip kernel when one side of
+ *       the transpose has extent 2 (the bf16 {@code (2,1)} sub-tile); remainders go element by element;</li>
+ *   <li>strided: anything else, element by element.</li>
+ * </ul>
+ * Stateless and thread-safe. Bounds and lifetime are checked by the segments.
+ */
+final class Kernels {
+    private Kernels() {
+    }
+
+    static final ValueLayout.OfShort S = ValueLayout.JAVA_SHORT_UNALIGNED;
+    static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
+    static final ValueLayout.OfLong L = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
+
+    private static final VectorSpecies<Integer> I8 = IntVector.SPECIES_256;
+    private static final VectorSpecies<Short> S8 = ShortVector.SPECIES_128;
+    private static final VectorSpecies<Short> S16 = ShortVector.SPECIES_256;
+    /** Whether the Vector API paths are used (false: scalar paths only, for testing them). */
+    static final boolean VECTOR = !Boolean.getBoolean("tegula.relayout.scalar")
+            && IntVector.SPECIES_PREFERRED.vectorBitSize() >= 256;
+
+    private static final IntVector[] I_IDX = new IntVector[6];
+    private static final ShortVector[] S_IDX = new ShortVector[6];
+    private static final ShortVector ZIP_LO;
+    private static final ShortVector ZIP_HI;
+    private static final ShortVector UNZIP_EVEN;
+    private static final ShortVector UNZIP_ODD;
+
+    static {
+        int lanes = 8;
+        for (int st = 1, k = 0; st < lanes; st <<= 1, k += 2) {
+            int[] a = new int[lanes];
+            int[] b = new int[lanes];
+            short[] as = new short[lanes];
+            short[] bs = new short[lanes];
+            for (int c = 0; c < lanes; c++) {
+                a[c] = (c & st) == 0 ? c : lanes + c - st;
+                b[c] = (c & st) == 0 ? c + st : lanes + c;
+                as[c] = (short) a[c];
+                bs[c] = (short) b[c];
+            }
+            I_IDX[k] = IntVector.fromArray(I8, a, 0);
+            I_IDX[k + 1] = IntVector.fromArray(I8, b, 0);
+            S_IDX[k] = ShortVector.fromArray(S8, as, 0);
+            S_IDX[k + 1] = ShortVector.fromArray(S8, bs, 0);
+        }
+        short[] lo = new short[16];
+        short[] hi = new short[16];
+        short[] ev = new short[16];
+        short[] od = new short[16];
+        for (int c = 0; c < 16; c++) {
+            lo[c] = (short) ((c & 1) == 0 ? c / 2 : 16 + c / 2);
+            hi[c] = (short) ((c & 1) == 0 ? 8 + c / 2 : 24 + c / 2);
+            ev[c] = (short) (2 * c);
+            od[c] = (short) (2 * c + 1);
+        }
+        ZIP_LO = ShortVector.fromArray(S16, lo, 0);
+        ZIP_HI = ShortVector.fromArray(S16, hi, 0);
+        UNZIP_EVEN = ShortVector.fromArray(S16, ev, 0);
+        UNZIP_ODD = ShortVector.fromArray(S16, od, 0);
+    }
+
+    private enum Mode { RUNS, TRANSPOSE, STRIDED }
+
+    private static Mode mode(LoopNest nest) {
+        int inner = nest.depth() - 1;
+        if (nest.s()[inner] == 1 && nest.t()[inner] == 1) {
+            return Mode.RUNS;
+        }
+        return nest.t()[inner] == 1 && transposeLoop(nest) >= 0 ? Mode.TRANSPOSE : Mode.STRIDED;
+    }
+
+    /** {@return the loop (not the innermost) that is contiguous in the source, or -1} */
+    private static int transposeLoop(LoopNest nest) {
+        for (int q = 0; q < nest.depth() - 1; q++) {
+            if (nest.s()[q] == 1) {
+                return q;
+            }
+        }
+        return -1;
+    }
+
+    /** {@return the loop the walk splits between threads, or -1 if the kernel takes the whole nest at once} */
+    static int splitLoop(LoopNest nest) {
+        Mode m = mode(nest);
+        int end = m == Mode.STRIDED ? nest.depth() : nest.depth() - 1;
+        int skip = m == Mode.TRANSPOSE ? transposeLoop(nest) : -1;
+        int first = skip == 0 ? 1 : 0;
+        return first < end ? first : -1;
+    }
+
+    /**
+     * Runs a nest, restricted to indices {@code [from, to)} of its {@link #splitLoop} (for sharing
+     * work between threads; pass 0 and Long.MAX_VALUE for all of it).
+     */
+    static void run(LoopNest nest, MemorySegment src, MemorySegment dst, int b, long from, long to) {
+        Mode m = mode(nest);
+        int skip = m == Mode.TRANSPOSE ? transposeLoop(nest) : -1;
+        int end = m == Mode.STRIDED ? nest.depth() : nest.depth() - 1;
+        outer(nest, src, dst, b, from, to, splitLoop(nest), 0, end, skip, nest.srcBase(), nest.dstBase(), m);
+    }
+
+    /** Walks loops [level, end) except {@code skip}, then calls the kernel of the mode. */
+    private static void outer(LoopNest nest, MemorySegment src, MemorySegment dst, int b, long from, long to,
+                              int split, int level, int end, int skip, long so, long dO, Mode mode) {
+        if (level == skip) {
+            level++;
+        }
+        if (level >= end) {
+            int inner = nest.depth() - 1;
+            switch (mode) {
+                case RUNS -> MemorySegment.copy(src, so * b, dst, dO * b, nest.n()[inner] * b);
+                case TRANSPOSE -> transpose(src, so, dst, dO, b, nest.n()[skip], nest.t()[skip], nest.n()[inner],
+                        nest.s()[inner]);
+                case STRIDED -> element(src, so, dst, dO, b);
+            }
+            return;
+        }
+        long n = nest.n()[level];
+        long s = nest.s()[level];
+        long t = nest.t()[level];
+        long lo = level == split ? from : 0;
+        long hi = level == split ? Math.min(to, n) : n;
+        if (mode == Mode.STRIDED && level == end - 1) {
+            stridedLine(src, so + lo * s, s, dst, dO + lo * t, t, hi - lo, b);
+            return;
+        }
+        for (long i = lo; i < hi; i++) {
+            outer(nest, src, dst, b, from, to, split, level + 1, end, skip, so + i * s, dO + i * t, mode);
+        }
+    }
+
+    static void element(MemorySegment src, long so, MemorySegment dst, long dO, int b) {
+        switch (b) {
+            case 1 -> dst.set(ValueLayout.JAVA_BYTE, dO, src.get(ValueLayout.JAVA_BYTE, so));
+            case 2 -> dst.set(S, dO * 2, src.get(S, so * 2));
+            case 4 -> dst.set(I, dO * 4, src.get(I, so * 4));
+            case 8 -> dst.set(L, dO * 8, src.get(L, so * 8));
+            default -> MemorySegment.copy(src, so * b, dst, dO * b, b);
+        }
+    }
+
+    static void stridedLine(MemorySegment src, long so, long s, MemorySegment dst, long dO, long t, long n, int b) {
+        switch (b) {
+            case 1 -> {
+                for (long i = 0; i < n; i++) {
+                    dst.set(ValueLayout.JAVA_BYTE, dO + i * t, src.get(ValueLayout.JAVA_BYTE, so + i * s));
+                }
+            }
+            case 2 -> {
+                for (long i = 0; i < n; i++) {
+                    dst.set(S, (dO + i * t) * 2, src.get(S, (so + i * s) * 2));
+                }
+            }
+            case 4 -> {
+                for (long i = 0; i < n; i++) {
+                    dst.set(I, (dO + i * t) * 4, src.get(I, (so + i * s) * 4));
+                }
+            }
+            case 8 -> {
+                for (long i = 0; i < n; i++) {
+                    dst.set(L, (dO + i * t) * 8, src.get(L, (so + i * s) * 8));
+                }
+            }
+            default -> {
+                for (long i = 0; i < n; i++) {
+                    MemorySegment.copy(src, (so + i * s) * b, dst, (dO + i * t) * b, b);
+                }
+            }
+        }
+    }
+
+    /**
+     * dst[dO + i·tI + j] = src[so + i + j·sJ] for i < nI, j < nJ (element units): loop I is
+     * contiguous in the source, loop J in the destination.
+     */
+    static void transpose(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
+                          long sJ) {
+        if (VECTOR && b == 2 && nJ == 2 && tI == 2) {
+            zip2(src, so, sJ, dst, dO, nI);
+            return;
+        }
+        if (VECTOR && b == 2 && nI == 2 && sJ == 2) {
+            unzip2(src, so, dst, dO, tI, nJ);
+            return;
+        }
+        long i0 = 0;
+        long j0 = 0;
+        if (VECTOR && (b == 4 || b == 2)) {
+            long fullI = nI & ~7L;
+            long fullJ = nJ & ~7L;
+            for (long jb = 0; jb < fullJ; jb += 8) {
+                for (long ib = 0; ib < fullI; ib += 8) {
+                    if (b == 4) {
+                        block8x8Int(src, (so + ib + jb * sJ) * 4, sJ * 4, dst, (dO + ib * tI + jb) * 4, tI * 4);
+                    } else {
+                        block8x8Short(src, (so + ib + jb * sJ) * 2, sJ * 2, dst, (dO + ib * tI + jb) * 2, tI * 2);
+                    }
+                }
+            }
+            // remainders: the columns i >= fullI for all j, and rows j >= fullJ for i < fullI
+            for (long j = 0; j < nJ; j++) {
+                stridedLine(src, so + fullI + j * sJ, 1, dst, dO + fullI * tI + j, tI, nI - fullI, b);
+            }
+            for (long j = fullJ; j < nJ; j++) {
+                stridedLine(src, so + j * sJ, 1, dst, dO + j, tI, fullI, b);
+            }
+            return;
+        }
+        // scalar: blocked so both arrays are walked in cache-sized pieces
+        final long blk = 32;
+        for (j0 = 0; j0 < nJ; j0 += blk) {
+            long jEnd = Math.min(nJ, j0 + blk);
+            for (i0 = 0; i0 < nI; i0 += blk) {
+                long iEnd = Math.min(nI, i0 + blk);
+                for (long i = i0; i < iEnd; i++) {
+                    stridedLine(src, so + i + j0 * sJ, sJ, dst, dO + i * tI + j0, 1, jEnd - j0, b);
+                }
+            }
+        }
+    }
+
+    private static void block8x8Int(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow) {
+        IntVector v0 = IntVector.fromMemorySegment(I8, src, sb, NATIVE);
+        IntVector v1 = IntVector.fromMemorySegment(I8, src, sb + sRow, NATIVE);
+        IntVector v2 = IntVector.fromMemorySegment(I8, src, sb + 2 * sRow, NATIVE);
+        IntVector v3 = IntVector.fromMemorySegment(I8, src, sb + 3 * sRow, NATIVE);
+        IntVector v4 = IntVector.fromMemorySegment(I8, src, sb + 4 * sRow, NATIVE);
+        IntVector v5 = IntVector.fromMemorySegment(I8, src, sb + 5 * sRow, NATIVE);
+        IntVector v6 = IntVector.fromMemorySegment(I8, src, sb + 6 * sRow, NATIVE);
+        IntVector v7 = IntVector.fromMemorySegment(I8, src, sb + 7 * sRow, NATIVE);
+        IntVector a = I_IDX[0];
+        IntVector c = I_IDX[1];
+        IntVector t0 = a.selectFrom(v0, v1);
+        IntVector t1 = c.selectFrom(v0, v1);
+        IntVector t2 = a.selectFrom(v2, v3);
+        IntVector t3 = c.selectFrom(v2, v3);
+        IntVector t4 = a.selectFrom(v4, v5);
+        IntVector t5 = c.selectFrom(v4, v5);
+        IntVector t6 = a.selectFrom(v6, v7);
+        IntVector t7 = c.selectFrom(v6, v7);
+        a = I_IDX[2];
+        c = I_IDX[3];
+        v0 = a.selectFrom(t0, t2);
+        v2 = c.selectFrom(t0, t2);
+        v1 = a.selectFrom(t1, t3);
+        v3 = c.selectFrom(t1, t3);
+        v4 = a.selectFrom(t4, t6);
+        v6 = c.selectFrom(t4, t6);
+        v5 = a.selectFrom(t5, t7);
+        v7 = c.selectFrom(t5, t7);
+        a = I_IDX[4];
+        c = I_IDX[5];
+        a.selectFrom(v0, v4).intoMemorySegment(dst, db, NATIVE);
+        a.selectFrom(v1, v5).intoMemorySegment(dst, db + dRow, NATIVE);
+        a.selectFrom(v2, v6).intoMemorySegment(dst, db + 2 * dRow, NATIVE);
+        a.selectFrom(v3, v7).intoMemorySegment(dst, db + 3 * dRow, NATIVE);
+        c.selectFrom(v0, v4).intoMemorySegment(dst, db + 4 * dRow, NATIVE);
+        c.selectFrom(v1, v5).intoMemorySegment(dst, db + 5 * dRow, NATIVE);
+        c.selectFrom(v2, v6).intoMemorySegment(dst, db + 6 * dRow, NATIVE);
+        c.selectFrom(v3, v7).intoMemorySegment(dst, db + 7 * dRow, NATIVE);
+    }
+
+    private static void block8x8Short(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow) {
+        ShortVector v0 = ShortVector.fromMemorySegment(S8, src, sb, NATIVE);
+        ShortVector v1 = ShortVector.fromMemorySegment(S8, src, sb + sRow, NATIVE);
+        ShortVector v2 = ShortVector.fromMemorySegment(S8, src, sb + 2 * sRow, NATIVE);
+        ShortVector v3 = ShortVector.fromMemorySegment(S8, src, sb + 3 * sRow, NATIVE);
+        ShortVector v4 = ShortVector.fromMemorySegment(S8, src, sb + 4 * sRow, NATIVE);
+        ShortVector v5 = ShortVector.fromMemorySegment(S8, src, sb + 5 * sRow, NATIVE);
+        ShortVector v6 = ShortVector.fromMemorySegment(S8, src, sb + 6 * sRow, NATIVE);
+        ShortVector v7 = ShortVector.fromMemorySegment(S8, src, sb + 7 * sRow, NATIVE);
+        ShortVector a = S_IDX[0];
+        ShortVector c = S_IDX[1];
+        ShortVector t0 = a.selectFrom(v0, v1);
+        ShortVector t1 = c.selectFrom(v0, v1);
+        ShortVector t2 = a.selectFrom(v2, v3);
+        ShortVector t3 = c.selectFrom(v2, v3);
+        ShortVector t4 = a.selectFrom(v4, v5);
+        ShortVector t5 = c.selectFrom(v4, v5);
+        ShortVector t6 = a.selectFrom(v6, v7);
+        ShortVector t7 = c.selectFrom(v6, v7);
+        a = S_IDX[2];
+        c = S_IDX[3];
+        v0 = a.selectFrom(t0, t2);
+        v2 = c.selectFrom(t0, t2);
+        v1 = a.selectFrom(t1, t3);
+        v3 = c.selectFrom(t1, t3);
+        v4 = a.selectFrom(t4, t6);
+        v6 = c.selectFrom(t4, t6);
+        v5 = a.selectFrom(t5, t7);
+        v7 = c.selectFrom(t5, t7);
+        a = S_IDX[4];
+        c = S_IDX[5];
+        a.selectFrom(v0, v4).intoMemorySegment(dst, db, NATIVE);
+        a.selectFrom(v1, v5).intoMemorySegment(dst, db + dRow, NATIVE);
+        a.selectFrom(v2, v6).intoMemorySegment(dst, db + 2 * dRow, NATIVE);
+        a.selectFrom(v3, v7).intoMemorySegment(dst, db + 3 * dRow, NATIVE);
+        c.selectFrom(v0, v4).intoMemorySegment(dst, db + 4 * dRow, NATIVE);
+        c.selectFrom(v1, v5).intoMemorySegment(dst, db + 5 * dRow, NATIVE);
+        c.selectFrom(v2, v6).intoMemorySegment(dst, db + 6 * dRow, NATIVE);
+        c.selectFrom(v3, v7).intoMemorySegment(dst, db + 7 * dRow, NATIVE);
+    }
+
+    /** dst[dO + 2i + j] = src[so + i + j·sJ], j in {0, 1}: interleave two 16-bit rows. */
+    private static void zip2(MemorySegment src, long so, long sJ, MemorySegment dst, long dO, long nI) {
+        long i = 0;
+        for (; i + 16 <= nI; i += 16) {
+            ShortVector a = ShortVector.fromMemorySegment(S16, src, (so + i) * 2, NATIVE);
+            ShortVector b = ShortVector.fromMemorySegment(S16, src, (so + i + sJ) * 2, NATIVE);
+            ZIP_LO.selectFrom(a, b).intoMemorySegment(dst, (dO + 2 * i) * 2, NATIVE);
+            ZIP_HI.selectFrom(a, b).intoMemorySegment(dst, (dO + 2 * i + 16) * 2, NATIVE);
+        }
+        for (; i < nI; i++) {
+            dst.set(S, (dO + 2 * i) * 2, src.get(S, (so + i) * 2));
+            dst.set(S, (dO + 2 * i + 1) * 2, src.get(S, (so + i + sJ) * 2));
+        }
+    }
+
+    /** dst[dO + i·tI + j] = src[so + i + 2j], i in {0, 1}: split interleaved 16-bit pairs into two rows. */
+    private static void unzip2(MemorySegment src, long so, MemorySegment dst, long dO, long tI, long nJ) {
+        long j = 0;
+        for (; j + 16 <= nJ; j += 16) {
+            ShortVector a = ShortVector.fromMemorySegment(S16, src, (so + 2 * j) * 2, NATIVE);
+            ShortVector b = ShortVector.fromMemorySegment(S16, src, (so + 2 * j + 16) * 2, NATIVE);
+            UNZIP_EVEN.selectFrom(a, b).intoMemorySegment(dst, (dO + j) * 2, NATIVE);
+            UNZIP_ODD.selectFrom(a, b).intoMemorySegment(dst, (dO + tI + j) * 2, NATIVE);
+        }
+        for (; j < nJ; j++) {
+            dst.set(S, (dO + j) * 2, src.get(S, (so + 2 * j) * 2));
+            dst.set(S, (dO + tI + j) * 2, src.get(S, (so + 2 * j + 1) * 2));
+        }
+    }
+}

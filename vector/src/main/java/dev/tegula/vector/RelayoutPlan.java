@@ -1,0 +1,225 @@
+package dev.tegula.vector;
+
+import dev.tegula.core.Addressing;
+import dev.tegula.core.ArrayShape;
+import dev.tegula.core.ElementType;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+
+/**
+ * A reusable plan for moving an array from one layout (and element type) to another. Built by
+ * {@link Relayout#plan}; immutable and thread-safe: one plan may execute on many array pairs from
+ * many threads at once.
+ *
+ * <p>The plan is one of two kinds. The fast kind sees both layouts as strided views of a common
+ * digit space (tiles split dimensions into digits), normalises the loops (size-1 dropped,
+ * contiguous ones merged, destination order) and picks a kernel per loop nest: bulk copies where
+ * the innermost loop is contiguous in both arrays, an in-register blocked transpose (Vector API)
+ * where it is not, element loops otherwise. The general kind, for element-type conversion, packed
+ * sub-byte layouts, and tiles whose digits do not nest (a {@code *} merge split unevenly), walks the
+ * elements through core's address calculators. Destination padding slots are filled with the
+ * destination layout's padding value first whenever the destination has any.
+ */
+public final class RelayoutPlan {
+    /** Below this many bytes a nest is not split between threads. */
+    static final long MIN_PARALLEL_BYTES = 1L << 21;
+
+    private final ArrayShape from;
+    private final ArrayShape to;
+    private final List<LoopNest> nests;
+    private final int elementBytes;
+    private final boolean prefill;
+    private final long padBits;
+
+    RelayoutPlan(ArrayShape from, ArrayShape to, Side srcSide) {
+        Relayout.checkCompatible(from, to);
+        this.from = from;
+        this.to = to;
+        long fb = from.storageBitsPerElement();
+        long tb = to.storageBitsPerElement();
+        List<LoopNest> n = null;
+        if (from.elementType() == to.elementType() && fb == tb && fb >= 8) {
+            Side dstSide = Side.of(to);
+            if (srcSide != null && dstSide != null) {
+                n = DigitPlanner.plan(srcSide, dstSide);
+            }
+        }
+        this.nests = n;
+        this.elementBytes = (int) (tb / 8);
+        this.prefill = to.slotCount() > to.elementCount() || (tb < 8 && (to.slotCount() * tb) % 8 != 0);
+        this.padBits = RawElements.paddingBits(to.elementType(), to.layout().paddingValue());
+    }
+
+    /** {@return the source shape} */
+    public ArrayShape from() {
+        return from;
+    }
+
+    /** {@return the destination shape} */
+    public ArrayShape to() {
+        return to;
+    }
+
+    /** {@return true if this plan runs the strided/transpose kernels, false if it walks elements one by one} */
+    public boolean isFast() {
+        return nests != null;
+    }
+
+    /** {@return a one-line description of the loop nests (for diagnostics and the benchmark report)} */
+    public String describe() {
+        return nests == null ? "general element walk" : DigitPlanner.describe(nests);
+    }
+
+    /**
+     * Relayouts a dense source buffer into a destination buffer.
+     *
+     * @param src a buffer in the layout of {@link #from()}, at least {@code from().bufferSize()} bytes
+     * @param dst a buffer for {@link #to()}, at least {@code to().bufferSize()} bytes
+     * @throws IllegalArgumentException  if a buffer is too small
+     * @throws IllegalStateException     if a segment's arena is closed
+     * @throws WrongThreadException      if a segment's confined arena belongs to another thread
+     * @throws UnsupportedOperationException if {@code dst} is read-only
+     */
+    public void execute(MemorySegment src, MemorySegment dst) {
+        execute(src, dst, null, 1);
+    }
+
+    /**
+     * Like {@link #execute(MemorySegment, MemorySegment)}, sharing the work between up to
+     * {@code parallelism} tasks of {@code executor} when both segments may be used from other threads
+     * (shared or global arenas) and a loop nest is large enough to pay (2 MiB); otherwise on the
+     * calling thread. Returns when all the work is done.
+     */
+    public void execute(MemorySegment src, MemorySegment dst, ExecutorService executor, int parallelism) {
+        checkSize("src", src, from.bufferSize());
+        checkSize("dst", dst, to.bufferSize());
+        if (dst.isReadOnly()) {
+            throw new UnsupportedOperationException("dst: the destination segment is read-only");
+        }
+        if (prefill) {
+            fillPadding(dst);
+        }
+        if (nests == null) {
+            general(src, Addressing.of(from), null, 0, dst);
+            return;
+        }
+        runNests(src, dst, executor, parallelism);
+    }
+
+    /** Strided source: element e at slot offset + Σ e·strides of {@code src}. */
+    void executeStrided(MemorySegment src, long offset, long[] strides, MemorySegment dst) {
+        checkSize("dst", dst, to.bufferSize());
+        if (prefill) {
+            fillPadding(dst);
+        }
+        if (nests == null) {
+            general(src, null, strides, offset, dst);
+            return;
+        }
+        runNests(src, dst, null, 1);
+    }
+
+    private void runNests(MemorySegment src, MemorySegment dst, ExecutorService executor, int parallelism) {
+        boolean parallel = executor != null && parallelism > 1 && Relayout.sharable(src) && Relayout.sharable(dst);
+        for (LoopNest nest : nests) {
+            int split = Kernels.splitLoop(nest);
+            long bytes = nest.elements() * elementBytes;
+            if (!parallel || split < 0 || bytes < MIN_PARALLEL_BYTES || nest.n()[split] < 2) {
+                Kernels.run(nest, src, dst, elementBytes, 0, Long.MAX_VALUE);
+                continue;
+            }
+            long extent = nest.n()[split];
+            int tasks = (int) Math.min(parallelism, extent);
+            List<Future<?>> futures = new ArrayList<>();
+            for (int k = 0; k < tasks; k++) {
+                long lo = extent * k / tasks;
+                long hi = extent * (k + 1) / tasks;
+                futures.add(executor.submit(() -> Kernels.run(nest, src, dst, elementBytes, lo, hi)));
+            }
+            Relayout.await(futures);
+        }
+    }
+
+    private static void checkSize(String name, MemorySegment seg, long need) {
+        if (seg.byteSize() < need) {
+            throw new IllegalArgumentException(name + ": segment has " + seg.byteSize() + " bytes, the layout needs "
+                    + need);
+        }
+    }
+
+    /** Fills the whole destination buffer with the padding pattern (trailing bits of a packed buffer: zero). */
+    private void fillPadding(MemorySegment dst) {
+        long size = to.bufferSize();
+        MemorySegment d = dst.asSlice(0, size);
+        if (padBits == 0 || size == 0) {
+            d.fill((byte) 0);
+            return;
+        }
+        long bits = to.storageBitsPerElement();
+        long chunk = Math.min(size, 64);
+        long slotsInChunk = chunk * 8 / bits;
+        for (long s = 0; s < slotsInChunk; s++) {
+            RawElements.write(d, s, bits, padBits);
+            if (bits == 128) {
+                RawElements.writeHigh(d, s, 0);
+            }
+        }
+        long done = chunk;
+        while (done < size) {
+            long n = Math.min(done, size - done);
+            MemorySegment.copy(d, 0, d, done, n);
+            done += n;
+        }
+        long slots = to.slotCount();
+        if (bits < 8 && (slots * bits) % 8 != 0) {
+            long bit = slots * bits;
+            long at = bit >>> 3;
+            int keep = (1 << (bit & 7)) - 1;
+            d.set(ValueLayout.JAVA_BYTE, at, (byte) (d.get(ValueLayout.JAVA_BYTE, at) & keep));
+        }
+    }
+
+    /** The general kernel: every logical index, row-major, through the address calculators. */
+    private void general(MemorySegment src, Addressing srcAddr, long[] srcStrides, long srcOffset, MemorySegment dst) {
+        Addressing dstAddr = Addressing.of(to);
+        ElementType ft = from.elementType();
+        ElementType tt = to.elementType();
+        long fb = from.storageBitsPerElement();
+        long tb = to.storageBitsPerElement();
+        int rank = to.rank();
+        long[] dims = to.dimensions();
+        if (to.elementCount() == 0) {
+            return;
+        }
+        long[] idx = new long[rank];
+        while (true) {
+            long fs;
+            if (srcAddr != null) {
+                fs = srcAddr.slot(idx);
+            } else {
+                fs = srcOffset;
+                for (int d = 0; d < rank; d++) {
+                    fs += idx[d] * srcStrides[d];
+                }
+            }
+            ReferenceRelayout.copyElement(src, fs, fb, ft, dst, dstAddr.slot(idx), tb, tt);
+            int d = rank - 1;
+            while (d >= 0 && ++idx[d] == dims[d]) {
+                idx[d] = 0;
+                d--;
+            }
+            if (d < 0) {
+                return;
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RelayoutPlan[" + from + " -> " + to + ", " + describe() + "]";
+    }
+}

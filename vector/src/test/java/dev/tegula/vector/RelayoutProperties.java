@@ -1,0 +1,172 @@
+package dev.tegula.vector;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tegula.core.ArrayShape;
+import dev.tegula.core.ElementType;
+import dev.tegula.core.Layout;
+import dev.tegula.core.PaddingValue;
+import dev.tegula.core.Shape;
+import dev.tegula.core.Tile;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.IntStream;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The relayout engine against the scalar reference kernel: byte for byte, padding included, over
+ * random shapes, layouts (permutations, single/nested/long tiles, '*' merges, tail padding, legacy
+ * padding, E(n) packing) and element types. The destination starts as garbage so unwritten bytes show.
+ */
+class RelayoutProperties {
+    private static final ElementType[] TYPES = {ElementType.PRED, ElementType.S8, ElementType.U8, ElementType.S16,
+        ElementType.BF16, ElementType.F16, ElementType.F32, ElementType.S32, ElementType.F64, ElementType.U64,
+        ElementType.C64, ElementType.C128, ElementType.F8E4M3FN, ElementType.S4, ElementType.U4, ElementType.U2,
+        ElementType.S1, ElementType.F4E2M1FN};
+
+    @Property(tries = 400)
+    void sameTypeMatchesReference(@ForAll("pairs") Tuple.Tuple2<ArrayShape, ArrayShape> pair) {
+        check(pair.get1(), pair.get2());
+    }
+
+    @Property(tries = 150)
+    void conversionMatchesReference(@ForAll("pairs") Tuple.Tuple2<ArrayShape, ArrayShape> pair,
+                                    @ForAll("realTypes") ElementType target) {
+        ArrayShape from = pair.get1();
+        if (from.elementType().isComplex()) {
+            return;
+        }
+        ArrayShape to = ArrayShape.of(target, pair.get2().dimensions()).withLayout(
+                pair.get2().layout().withElementSizeInBits(0).withPaddedDimensions(PaddingValue.ZERO));
+        check(from, to);
+    }
+
+    @Test
+    void benchmarkFamiliesUseFastKernels() {
+        String[][] cases = {
+            {"f32[64,48]{1,0}", "f32[64,48]{0,1}"},
+            {"bf16[64,256]{1,0}", "bf16[64,256]{1,0:T(8,128)}"},
+            {"bf16[64,256]{1,0}", "bf16[64,256]{1,0:T(8,128)(2,1)}"},
+            {"bf16[64,256]{1,0:T(8,128)(2,1)}", "bf16[64,256]{1,0}"},
+            {"f32[8,16,32]{2,1,0}", "f32[8,16,32]{0,1,2}"},
+            {"f32[8,8,8,8]{3,2,1,0}", "f32[8,8,8,8]{1,0,3,2}"},
+        };
+        for (String[] c : cases) {
+            ArrayShape a = (ArrayShape) Shape.parse(c[0]);
+            ArrayShape b = (ArrayShape) Shape.parse(c[1]);
+            assertTrue(Relayout.plan(a, b).isFast(), c[0] + " -> " + c[1]);
+            check(a, b);
+        }
+    }
+
+    @Test
+    void partialTilesAndPaddingValues() {
+        String[][] cases = {
+            {"f32[3,5]{1,0}", "f32[3,5]{1,0:T(2,2)}"},
+            {"f32[3,5]{1,0:T(2,2)}", "f32[3,5]{0,1}"},
+            {"bf16[13,300]{0,1}", "bf16[13,300]{1,0:T(8,128)(2,1)}"},
+            {"f32[2,3]{1,0}", "f32[2,3]{0,1:PAD(3,5:highest)}"},
+            {"s8[2,3]{1,0}", "s8[2,3]{0,1:PAD(4,4:lowest)}"},
+            {"f32[2,3]{1,0}", "f32[2,3]{1,0:T(2,2)L(16)}"},
+            {"f32[2,7,8,11,10]{4,3,2,1,0}", "f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}"},
+            {"s4[9,37]{1,0}", "s4[9,37]{1,0:T(2,128)E(4)}"},
+            {"s4[9,37]{0,1:E(4)}", "s4[9,37]{1,0}"},
+            {"u8[]", "u8[]{:T(128)}"},
+            {"f32[0,5]{1,0}", "f32[0,5]{0,1}"},
+        };
+        for (String[] c : cases) {
+            check((ArrayShape) Shape.parse(c[0]), (ArrayShape) Shape.parse(c[1]));
+        }
+    }
+
+    static void check(ArrayShape from, ArrayShape to) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment src = arena.allocate(Math.max(1, from.bufferSize()));
+            Random r = new Random(from.hashCode() * 31L + to.hashCode());
+            for (long i = 0; i < src.byteSize(); i++) {
+                src.set(ValueLayout.JAVA_BYTE, i, (byte) r.nextInt());
+            }
+            MemorySegment fast = arena.allocate(Math.max(1, to.bufferSize()));
+            MemorySegment ref = arena.allocate(Math.max(1, to.bufferSize()));
+            fast.fill((byte) 0xA5);
+            ref.fill((byte) 0x5A);
+            Relayout.plan(from, to).execute(src, fast);
+            ReferenceRelayout.copy(from, src, to, ref);
+            long n = to.bufferSize();
+            assertArrayEquals(ref.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE), fast.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE),
+                    () -> from + " -> " + to + " via " + Relayout.plan(from, to).describe());
+        }
+    }
+
+    @Provide
+    Arbitrary<ElementType> realTypes() {
+        return Arbitraries.of(ElementType.F32, ElementType.BF16, ElementType.F16, ElementType.S32, ElementType.U8,
+                ElementType.F8E5M2, ElementType.S4, ElementType.PRED, ElementType.F64);
+    }
+
+    @Provide
+    Arbitrary<Tuple.Tuple2<ArrayShape, ArrayShape>> pairs() {
+        Arbitrary<long[]> dims = Arbitraries.longs().between(1, 12).array(long[].class).ofMinSize(0).ofMaxSize(4);
+        Arbitrary<ElementType> types = Arbitraries.of(TYPES);
+        return Combinators.combine(dims, types, Arbitraries.longs().between(0, Long.MAX_VALUE))
+                .as((d, t, seed) -> {
+                    Random r = new Random(seed);
+                    return Tuple.of(randomShape(t, d, r), randomShape(t, d, r));
+                });
+    }
+
+    static ArrayShape randomShape(ElementType t, long[] dims, Random r) {
+        int rank = dims.length;
+        List<Integer> perm = new ArrayList<>(IntStream.range(0, rank).boxed().toList());
+        java.util.Collections.shuffle(perm, r);
+        Layout l = Layout.of(perm.stream().mapToInt(Integer::intValue).toArray());
+        int kind = r.nextInt(6);
+        if (kind == 1 || kind == 2) {
+            int k = 1 + r.nextInt(Math.max(1, Math.min(3, rank + 1)));
+            long[] t1 = new long[k];
+            for (int i = 0; i < k; i++) {
+                t1[i] = 1L << r.nextInt(4);
+            }
+            if (kind == 2 && k >= 2) {
+                long[] t2 = new long[2];
+                t2[0] = Math.max(1, t1[k - 2] >> r.nextInt(2));
+                t2[1] = 1;
+                l = l.withTiles(Tile.of(t1), Tile.of(t2));
+            } else {
+                l = l.withTiles(Tile.of(t1));
+            }
+            if (r.nextInt(3) == 0) {
+                l = l.withTailPaddingAlignment(1 + r.nextInt(9));
+            }
+        } else if (kind == 3 && rank > 0) {
+            long[] p = dims.clone();
+            for (int i = 0; i < rank; i++) {
+                p[i] += r.nextInt(3);
+            }
+            l = l.withPaddedDimensions(PaddingValue.values()[r.nextInt(PaddingValue.values().length)], p);
+        } else if (kind == 4 && rank >= 2) {
+            long[] t1 = new long[rank];
+            for (int i = 0; i < rank; i++) {
+                t1[i] = i < rank - 1 && r.nextBoolean() ? Tile.COMBINE : 1 + r.nextInt(4);
+            }
+            l = l.withTiles(Tile.of(t1));
+        }
+        if (t.isSubByte() && r.nextBoolean()) {
+            long[] widths = t.bitWidth() == 1 ? new long[] {1, 2, 4} : t.bitWidth() == 2 ? new long[] {2, 4} : new long[] {4};
+            l = l.withElementSizeInBits(widths[r.nextInt(widths.length)]);
+        }
+        return ArrayShape.of(t, dims).withLayout(l);
+    }
+}
