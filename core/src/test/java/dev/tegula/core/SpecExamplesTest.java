@@ -310,4 +310,32 @@ class SpecExamplesTest {
         assertEquals(0, Shape.parse("()").byteSize());
         assertEquals(400, Shape.parse("b(f32[100])").byteSize());
     }
+
+    // ---- Tegula decisions where the spec leaves room (docs/validation.md) -------------------------------
+
+    @Test
+    void longTileWithStarPrependsFirstThenMerges() {
+        // T(*,2,3) on rank 1: prepend (1,1), then '*' merges the first 1 into the second: (1,6) -> (1,2,2,3)
+        ArrayShape s = array("f32[6]{0:T(*,2,3)}");
+        assertEquals(8, s.linearIndex(5), "I (0,0,5) -> (0,5) -> (0,1,0,2)");
+        assertEquals(12, s.slotCount());
+        // on rank 2 the prepended 1 merges into the major dim: (1,4,6) -> (4,6) -> (2,2,2,3)
+        ArrayShape r2 = array("f32[4,6]{1,0:T(*,2,3)}");
+        assertEquals(23, r2.linearIndex(3, 5));
+        assertEquals(10, r2.linearIndex(1, 4), "(1,4) -> (0,1,1,1) over (2,2,2,3): ((0*2+1)*2+1)*3+1");
+        assertEquals(24, r2.slotCount());
+    }
+
+    @Test
+    void xlaArraySizeUsesTheFirstTileAndTheLargestSplit() {
+        // later tiles are assumed to add no padding: (3,4)(2,1) pads each 3x4 tile to 4x4 in Tegula's buffer
+        ArrayShape s = array("bf16[4,8]{1,0:T(3,4)(2,1)}");
+        assertEquals(2 * 8 * 6, s.xlaArraySize(), "roundUp(8,4) * roundUp(4,3) elements, 2 bytes each");
+        assertEquals(2 * 2 * 2 * 16, s.bufferSize(), "2x2 tiles of ceil(3/2)*2 x 4 = 16 slots");
+        // split dims count with their largest part: dim 0 (physical 0) split at 3 -> parts 3 and 5
+        ArrayShape split = array("f32[8,4]{1,0:T(2,2)SC(0:3)}");
+        assertEquals(4 * 4 * 6, split.xlaArraySize(), "roundUp(4,2) * roundUp(5,2) elements");
+        assertEquals(4 * 8 * 4, split.bufferSize(), "splits do not change Tegula's single buffer");
+        assertEquals(4 * 8 * 4, array("f32[8,4]{1,0:SC(0:3)}").xlaArraySize(), "untiled: ByteSizeOf");
+    }
 }
