@@ -52,4 +52,30 @@ class DocExamplesTest {
                 () -> ArrayShape.of(ElementType.F32, 2, 3).linearIndex(2, 0));
         assertEquals("index [2, 0] is out of bounds for f32[2,3]", e.getMessage());
     }
+
+    @Test
+    void validationMdDecisions() {
+        // extreme integers are the stored forms of '*' and '?', as in XLA
+        assertEquals("f32[2,2]{1,0:T(2,*)}", Shape.parse("f32[2,2]{1,0:T(2,-9223372036854775808)}", Validation.XLA)
+                .toString());
+        assertEquals("f32[?]{0}", Shape.parse("f32[<=-9223372036854775808]").toString());
+        // element type check
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ArrayShape.of(ElementType.TUPLE, 2));
+        assertEquals("Invalid element type: tuple cannot be an array element type.", e.getMessage());
+        // E(n) choices
+        Shape.parse("f32[2]{0:E(32)}");
+        Shape.parse("s4[2]{0:E(8)}");
+        Shape.parse("pred[2]{0:E(1)}");
+        Shape.parse("u1[2]{0:E(1)}");
+        Shape.parse("u2[2]{0:E(4)}");
+        assertThrows(IllegalArgumentException.class, () -> Shape.parse("u2[2]{0:E(1)}"));
+        assertEquals("f32[2]{0:E(12)}", Shape.parse("f32[2]{0:E(12)}", Validation.XLA).toString());
+        // S(n): kept as read below STRICT
+        assertEquals("f32[2]{0:S(128)}", Shape.parse("f32[2]{0:S(128)}", Validation.XLA).toString());
+        // tuples validate their elements at the XLA level, even at NONE
+        IllegalArgumentException t = assertThrows(IllegalArgumentException.class,
+                () -> Shape.parse("(f32[2,3]{1,1})", Validation.NONE));
+        assertEquals(true, t.getMessage().startsWith("tuple element 0"), t.getMessage());
+    }
 }
