@@ -1,0 +1,199 @@
+package dev.tegula.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
+
+/**
+ * Properties of the text form, the index math, the sizes, the address calculators and the
+ * iteration orders over random small shapes ({@link RandomShapes}); the index math is checked
+ * against {@link ReferenceIndex}, a plain re-implementation of spec section 7.
+ */
+class ShapeProperties {
+
+    @Provide
+    Arbitrary<ArrayShape> arrays() {
+        return Arbitraries.randomValue(RandomShapes::array);
+    }
+
+    @Provide
+    Arbitrary<Shape> shapes() {
+        return Arbitraries.randomValue(r -> RandomShapes.any(r, 0));
+    }
+
+    @Property
+    void printedTextParsesBackToAnEqualShape(@ForAll("shapes") Shape s) {
+        String text = s.toString();
+        Shape back = Shape.parse(text);
+        assertEquals(s, back, text);
+        assertEquals(s.hashCode(), back.hashCode(), text);
+        assertEquals(text, back.toString());
+        // without layouts the text still parses, to the same shape with default layouts
+        Shape plain = Shape.parse(s.toStringWithoutLayout());
+        assertEquals(s.toStringWithoutLayout(), plain.toStringWithoutLayout());
+    }
+
+    @Property
+    void linearIndexIsABijectionOntoTheElementSlots(@ForAll("arrays") ArrayShape s) {
+        Statistics.label("layout").collect(s.layout().hasPaddedDimensions() ? "legacy"
+                : s.layout().isTiled() ? "tiled" : "untiled");
+        long slots = s.slotCount();
+        assertEquals(ReferenceIndex.slotCount(s), slots, s.toString());
+        assertTrue(slots >= s.elementCount(), s.toString());
+        boolean[] used = new boolean[(int) slots];
+        long[] count = {0};
+        s.forEachIndex(i -> {
+            long lin = s.linearIndex(i);
+            assertTrue(lin >= 0 && lin < slots, () -> s + " " + List.of(i) + " -> " + lin);
+            assertFalse(used[(int) lin], () -> s + ": two indices map to slot " + lin);
+            used[(int) lin] = true;
+            assertEquals(ReferenceIndex.linearIndex(s, i), lin, () -> s + " at " + java.util.Arrays.toString(i));
+            assertArrayEquals(i, s.multiIndex(lin), () -> s + " slot " + lin);
+            count[0]++;
+        });
+        assertEquals(s.elementCount(), count[0]);
+        long elementSlots = 0;
+        int paddingChecked = 0;
+        for (long slot = 0; slot < slots; slot++) {
+            boolean element = s.isElementSlot(slot);
+            assertEquals(used[(int) slot], element, s + " slot " + slot);
+            if (element) {
+                elementSlots++;
+            } else if (paddingChecked++ < 3) {
+                long p = slot;
+                assertThrows(IndexOutOfBoundsException.class, () -> s.multiIndex(p));
+            }
+        }
+        assertEquals(s.elementCount(), elementSlots, s.toString());
+        assertFalse(s.isElementSlot(-1));
+        assertFalse(s.isElementSlot(slots));
+    }
+
+    @Property
+    void sizesFollowSpecSection8(@ForAll("arrays") ArrayShape s) {
+        long n = 1;
+        for (long d : s.dimensions()) {
+            n *= d;
+        }
+        assertEquals(n, s.elementCount());
+        assertEquals(ReferenceIndex.bytes(s, n), s.byteSize(), s.toString());
+        assertEquals(ReferenceIndex.bytes(s, s.slotCount()), s.bufferSize(), s.toString());
+        assertTrue(s.bufferSize() >= s.byteSize(), s.toString());
+        List<Tile> tiles = s.layout().tiles();
+        if (tiles.size() == 1 && !tiles.get(0).hasCombinedDimensions() && s.layout().splitConfigs().isEmpty()) {
+            // one tile, no '*', no splits: XLA's ArraySize and the general padded count agree
+            assertEquals(s.bufferSize(), s.xlaArraySize(), s.toString());
+        }
+        if (!s.layout().isTiled() && !s.layout().hasPaddedDimensions()) {
+            assertEquals(s.byteSize(), s.bufferSize(), s.toString());
+            assertEquals(s.byteSize(), s.xlaArraySize(), s.toString());
+        }
+    }
+
+    @Property
+    void everyAddressingAgreesWithLinearIndex(@ForAll("arrays") ArrayShape s) {
+        Addressing a = Addressing.of(s);
+        Statistics.label("addressing").collect(a.getClass().getSimpleName());
+        assertEquals(s.slotCount(), a.slotCount());
+        assertEquals(s.bufferSize(), a.bufferSize());
+        assertEquals(s.storageBitsPerElement(), a.bitsPerSlot());
+        assertEquals(s.storageBitsPerElement() < 8, a.isPacked());
+        long bits = a.bitsPerSlot();
+        s.forEachIndex(i -> {
+            long lin = s.linearIndex(i);
+            assertEquals(lin, a.slot(i), () -> a + " " + java.util.Arrays.toString(i));
+            long byteOffset = a.byteOffset(i);
+            switch (i.length) {
+                case 1 -> {
+                    assertEquals(lin, a.slot(i[0]));
+                    assertEquals(byteOffset, a.byteOffset(i[0]));
+                }
+                case 2 -> {
+                    assertEquals(lin, a.slot(i[0], i[1]));
+                    assertEquals(byteOffset, a.byteOffset(i[0], i[1]));
+                }
+                case 3 -> {
+                    assertEquals(lin, a.slot(i[0], i[1], i[2]));
+                    assertEquals(byteOffset, a.byteOffset(i[0], i[1], i[2]));
+                }
+                case 4 -> {
+                    assertEquals(lin, a.slot(i[0], i[1], i[2], i[3]));
+                    assertEquals(byteOffset, a.byteOffset(i[0], i[1], i[2], i[3]));
+                }
+                default -> { }
+            }
+            // bit position of the slot: slot*bits from the start of the buffer
+            assertEquals(lin * bits / 8, byteOffset);
+            assertEquals(byteOffset, a.byteOffsetOfSlot(lin));
+            assertEquals(a.isPacked() ? (int) (lin * bits % 8) : 0, a.bitShift(lin));
+            assertTrue(byteOffset < s.bufferSize(), () -> a + " byte " + byteOffset);
+            if (a.isPacked()) {
+                assertTrue(a.bitShift(lin) + bits <= 8, "a packed element never straddles a byte");
+            }
+        });
+        if (s.rank() > 0) {
+            long[] bad = s.dimensions();   // one past the end in every dimension
+            assertThrows(IndexOutOfBoundsException.class, () -> a.slot(bad));
+            long[] negative = new long[s.rank()];
+            negative[s.rank() - 1] = -1;
+            assertThrows(IndexOutOfBoundsException.class, () -> a.slot(negative));
+        }
+        assertThrows(IndexOutOfBoundsException.class, () -> a.slot(new long[s.rank() + 1]));
+    }
+
+    @Property
+    void iterationOrders(@ForAll("arrays") ArrayShape s) {
+        long[] dims = s.dimensions();
+        int[] m = s.layout().minorToMajor();
+        List<long[]> rowMajor = new ArrayList<>();
+        s.forEachIndex(i -> rowMajor.add(i.clone()));
+        List<long[]> layoutOrder = new ArrayList<>();
+        s.forEachIndexInLayoutOrder(i -> layoutOrder.add(i.clone()));
+        assertEquals(s.elementCount(), rowMajor.size());
+        assertEquals(s.elementCount(), layoutOrder.size());
+        for (int k = 0; k < rowMajor.size(); k++) {
+            long[] expected = new long[dims.length];
+            long rest = k;
+            for (int d = dims.length - 1; d >= 0; d--) {   // last logical dim fastest
+                expected[d] = rest % dims[d];
+                rest /= dims[d];
+            }
+            assertArrayEquals(expected, rowMajor.get(k));
+            rest = k;
+            for (int j = 0; j < m.length; j++) {            // minor_to_major[0] fastest
+                expected[m[j]] = rest % dims[m[j]];
+                rest /= dims[m[j]];
+            }
+            assertArrayEquals(expected, layoutOrder.get(k));
+        }
+        long[] previous = {-1};
+        long[] visited = {0};
+        s.forEachIndexInMemoryOrder(i -> {
+            long lin = s.linearIndex(i);
+            assertTrue(lin > previous[0], () -> s + ": memory order went back to slot " + lin);
+            previous[0] = lin;
+            visited[0]++;
+        });
+        assertEquals(s.elementCount(), visited[0]);
+        if (!s.layout().isTiled()) {
+            // untiled: layout order is memory order
+            long[] prev = {-1};
+            s.forEachIndexInLayoutOrder(i -> {
+                long lin = s.linearIndex(i);
+                assertTrue(lin > prev[0]);
+                prev[0] = lin;
+            });
+        }
+    }
+}
