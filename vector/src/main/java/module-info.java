@@ -1,5 +1,6 @@
 /** Tegula vector: the relayout engine (planner, Vector API kernels, scalar reference kernels). */
 module dev.tegula.vector {
+    requires transitive dev.tegula.core;
     requires transitive dev.tegula.ffm;
     requires jdk.incubator.vector;
     requires org.slf4j;

@@ -1,2 +1,2 @@
-/** Arrays backed by MemorySegments. */
+/** {@code MemorySegment}-backed arrays in XLA layouts: allocation, wrapping, typed access and views. */
 package dev.tegula.ffm;

@@ -1,0 +1,119 @@
+package dev.tegula.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.Properties;
+
+/**
+ * The {@code tegula} command. Exit status: 0 on success, 2 for bad input (a one-line reason on
+ * stderr), 1 for an internal error.
+ */
+@Command(name = "tegula",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        description = "Look at XLA shapes and layouts: what they say, how big their buffers are, and where"
+                + " each element sits.",
+        subcommands = {InspectCommand.class, MapCommand.class, CommandLine.HelpCommand.class},
+        synopsisSubcommandLabel = "COMMAND",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:success", "1:internal error", "2:bad input (the reason is printed on stderr)"},
+        footer = {"", "Quote shapes for the shell:  tegula inspect 'f32[3,5]{1,0:T(2,2)}'"})
+public final class Main implements Runnable {
+    /** Exit status for success. */
+    static final int OK = 0;
+    /** Exit status for an internal error. */
+    static final int INTERNAL_ERROR = 1;
+    /** Exit status for input the command cannot work with. */
+    static final int BAD_INPUT = 2;
+
+    @Spec
+    CommandSpec spec;
+
+    /** With no command: print the usage (to stdout) and succeed. */
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Runs the command and exits with its status. */
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** {@return the command line with Tegula's exit-status and error handling; set its out and err to capture output} */
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setExecutionExceptionHandler(Main::onException);
+        cl.setParameterExceptionHandler(Main::onBadArguments);
+        return cl;
+    }
+
+    /** Runs {@code args} in process and returns the exit status; output goes to {@code out} and {@code err}. */
+    static int run(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cl = commandLine();
+        cl.setOut(out);
+        cl.setErr(err);
+        int rc = cl.execute(args);
+        out.flush();
+        err.flush();
+        return rc;
+    }
+
+    private static int onBadArguments(CommandLine.ParameterException e, String[] args) {
+        CommandLine cl = e.getCommandLine();
+        PrintWriter err = cl.getErr();
+        err.println(cl.getCommandSpec().qualifiedName() + ": " + e.getMessage() + " (see '"
+                + cl.getCommandSpec().qualifiedName() + " --help')");
+        err.flush();
+        return BAD_INPUT;
+    }
+
+    private static int onException(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
+        PrintWriter err = cl.getErr();
+        String name = cl.getCommandSpec().qualifiedName();
+        if (e instanceof BadInputException bad) {
+            err.println(name + ": " + bad.getMessage());
+            if (bad.detail() != null) {
+                for (String line : bad.detail().split("\n")) {
+                    err.println("  " + line);
+                }
+            }
+            err.flush();
+            return BAD_INPUT;
+        }
+        StringWriter trace = new StringWriter();
+        e.printStackTrace(new PrintWriter(trace));
+        err.println(name + ": internal error: " + e);
+        err.print(trace);
+        err.flush();
+        return INTERNAL_ERROR;
+    }
+
+    /** {@code --version}: the project version (filtered into a resource at build time) and the Java runtime. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"tegula " + projectVersion(),
+                    "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")"};
+        }
+
+        static String projectVersion() {
+            Properties p = new Properties();
+            try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    p.load(in);
+                }
+            } catch (IOException e) {
+                return "unknown";
+            }
+            return p.getProperty("version", "unknown");
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package dev.tegula.cli;
+
+import dev.tegula.core.ArrayShape;
+import dev.tegula.core.BufferShape;
+import dev.tegula.core.OpaqueShape;
+import dev.tegula.core.Shape;
+import dev.tegula.core.TokenShape;
+import dev.tegula.core.TupleShape;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code tegula map SHAPE}: the memory map of an array as a grid of slot numbers. */
+@Command(name = "map",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        description = {"Draw where each element of an array sits in its buffer.",
+                "Draws the logical grid (rows: the"
+                + " second-last dim, columns: the last dim; one grid per index of the leading dims) with the"
+                + " slot of every element, tile boundaries drawn with | - +, and the padding slots.",
+                "Larger arrays are drawn one cell per tile (the number is the slot of the tile's top-left"
+                        + " element)."},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:success", "1:internal error", "2:not a shape, an invalid shape, or a bad option"})
+final class MapCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "SHAPE", description = "XLA shape text, e.g. 'f32[3,5]{1,0:T(2,2)}' (quote it)")
+    List<String> shape;
+
+    @Option(names = "--legend", description = "List each tile with its rows, columns and slots, and explain the picture.")
+    boolean legend;
+
+    @Option(names = "--tiles", description = "Draw one cell per tile even when every element would fit.")
+    boolean tiles;
+
+    @Option(names = "--max", paramLabel = "N", defaultValue = "64",
+            description = "Draw elements when each side of the grid is at most N (and there are at most N*N"
+                    + " elements), else tiles, at most N cells a side (default: ${DEFAULT-VALUE}).")
+    int max;
+
+    @Option(names = "--slice", paramLabel = "I,J,...",
+            description = "Only the grid at these indices of the leading dims (rank 3 and more); tile-level"
+                    + " maps show the first grid unless told.")
+    String slice;
+
+    @Override
+    public Integer call() {
+        if (max < 1 || max > 4096) {
+            throw new BadInputException("--max: must be in 1..4096, got " + max);
+        }
+        Shape s = Shapes.parse(shape);
+        PrintWriter out = spec.commandLine().getOut();
+        draw(out, s, "");
+        out.flush();
+        return Main.OK;
+    }
+
+    private void draw(PrintWriter out, Shape s, String path) {
+        switch (s) {
+            case ArrayShape a -> drawArray(out, a, path);
+            case BufferShape b -> drawArray(out, b.array(), path);
+            case TupleShape t -> {
+                if (t.size() == 0) {
+                    throw new BadInputException("the empty tuple () has no elements to map");
+                }
+                for (int i = 0; i < t.size(); i++) {
+                    draw(out, t.element(i), path + "{" + i + "}");
+                }
+            }
+            case TokenShape t -> throw new BadInputException("token[] holds no data: nothing to map");
+            case OpaqueShape o -> throw new BadInputException("opaque[] is a pointer XLA does not look into: nothing to map");
+        }
+    }
+
+    private void drawArray(PrintWriter out, ArrayShape a, String path) {
+        if (!path.isEmpty()) {
+            out.println("tuple element " + path + ":");
+        }
+        if (!a.isStaticOrBounded()) {
+            throw new BadInputException(a + " has an unbounded dimension (?): it has no fixed slots to map");
+        }
+        long[] lead = null;
+        if (slice != null) {
+            try {
+                lead = GridPicture.parseSlice(slice, a.rank());
+                GridPicture.checkSlice(lead, a);
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException(e.getMessage());
+            }
+        }
+        SlotGrid g = new SlotGrid(a);
+        out.println(a);
+        boolean elementLevel = !tiles && GridPicture.fitsElements(g, max, (long) max * max);
+        if (elementLevel) {
+            out.println("slot of each element (" + GridPicture.axes(g) + "; " + GridPicture.tileNote(g) + ")");
+            out.print(GridPicture.elements(g, legend, lead));
+        } else {
+            if (a.elementCount() > 0 && lead == null) {
+                lead = g.sliceIndex(0);
+            }
+            out.println("tile map (" + GridPicture.axes(g) + ")");
+            out.print(GridPicture.tiles(g, lead == null ? new long[0] : lead, max));
+        }
+        if (legend) {
+            out.println(key(a, elementLevel, g));
+        }
+    }
+
+    private static String key(ArrayShape a, boolean elementLevel, SlotGrid g) {
+        long bits = a.storageBitsPerElement();
+        String where = bits % 8 == 0
+                ? "byte offset = slot x " + (bits / 8)
+                : "byte offset = slot x " + bits + " / 8 (" + (8 / bits) + " slots per byte, the lowest slot in the low bits)";
+        return "key: a slot is an element-sized position in the buffer (" + where + "); "
+                + (elementLevel ? "each number is the slot of the element at that row and column"
+                        : "each number is the slot of the top-left element of that cell")
+                + (g.hasTileBoundaries() && elementLevel ? "; | and - are tile boundaries" : "")
+                + "; padding slots hold no element (bufferSize " + ShapeReport.bytesText(a.bufferSize()) + ")";
+    }
+}

@@ -1,0 +1,120 @@
+package dev.tegula.jmh;
+
+import dev.tegula.core.ArrayShape;
+import dev.tegula.core.Shape;
+import dev.tegula.vector.Relayout;
+import dev.tegula.vector.RelayoutPlan;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The relayout cases of the engine against {@code MemorySegment.copy} of the same bytes, in the
+ * same fork. Arrays are 64–256 MiB so nothing fits in cache. {@code relayout} and {@code copy} run
+ * on one thread; {@code relayout2} and {@code copy2} on two (the copy split in two halves).
+ * Report: bytes/s = bufferSize / time; ratio = copy time / relayout time.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
+    "-Xmx2g"})
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+public class RelayoutBench {
+
+    /** Case name: source shape text, then destination layout. */
+    @Param({
+        "f32_8192x8192_T|f32[8192,8192]{1,0}|{0,1}",
+        "bf16_8192x8192_T|bf16[8192,8192]{1,0}|{0,1}",
+        "f32_3d_210|f32[256,512,512]{2,1,0}|{0,1,2}",
+        "f32_3d_102|f32[256,512,512]{2,1,0}|{2,0,1}",
+        "f32_3d_021|f32[256,512,512]{2,1,0}|{1,2,0}",
+        "f32_4d_3210|f32[64,64,64,64]{3,2,1,0}|{0,1,2,3}",
+        "f32_4d_0231|f32[64,64,64,64]{3,2,1,0}|{1,3,2,0}",
+        "bf16_to_T8x128|bf16[8192,8192]{1,0}|{1,0:T(8,128)}",
+        "bf16_from_T8x128|bf16[8192,8192]{1,0:T(8,128)}|{1,0}",
+        "bf16_to_T8x128_2x1|bf16[8192,8192]{1,0}|{1,0:T(8,128)(2,1)}",
+        "bf16_from_T8x128_2x1|bf16[8192,8192]{1,0:T(8,128)(2,1)}|{1,0}",
+        "s4_pack_E4|s4[16384,8192]{1,0}|{1,0:E(4)}",
+        "s4_unpack_E4|s4[16384,8192]{1,0:E(4)}|{1,0}",
+    })
+    public String relayoutCase;
+
+    private Arena arena;
+    private MemorySegment src;
+    private MemorySegment dst;
+    private MemorySegment copyDst;
+    private RelayoutPlan plan;
+    private ExecutorService pool;
+    private long bytes;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        String[] parts = relayoutCase.split("\\|");
+        ArrayShape from = (ArrayShape) Shape.parse(parts[1]);
+        ArrayShape to = (ArrayShape) Shape.parse(from.toStringWithoutLayout() + parts[2]);
+        plan = Relayout.plan(from, to);
+        arena = Arena.ofShared();
+        src = arena.allocate(from.bufferSize(), 4096);
+        dst = arena.allocate(to.bufferSize(), 4096);
+        bytes = Math.min(from.bufferSize(), to.bufferSize());
+        copyDst = arena.allocate(bytes, 4096);
+        for (long i = 0; i < src.byteSize(); i += 8) {
+            src.set(ValueLayout.JAVA_LONG_UNALIGNED, i, i * 0x9E3779B97F4A7C15L);
+        }
+        dst.fill((byte) 1);
+        copyDst.fill((byte) 1);
+        pool = Executors.newFixedThreadPool(2);
+        System.out.println("# plan: " + plan);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        pool.shutdown();
+        arena.close();
+    }
+
+    @Benchmark
+    public MemorySegment relayout() {
+        plan.execute(src, dst);
+        return dst;
+    }
+
+    @Benchmark
+    public MemorySegment copy() {
+        MemorySegment.copy(src, 0, copyDst, 0, bytes);
+        return copyDst;
+    }
+
+    @Benchmark
+    public MemorySegment relayout2() {
+        plan.execute(src, dst, pool, 2);
+        return dst;
+    }
+
+    @Benchmark
+    public MemorySegment copy2() throws Exception {
+        long half = bytes / 2;
+        var f = pool.submit(() -> MemorySegment.copy(src, 0, copyDst, 0, half));
+        MemorySegment.copy(src, half, copyDst, half, bytes - half);
+        f.get();
+        return copyDst;
+    }
+}
