@@ -1,0 +1,2 @@
+/** Arrays backed by MemorySegments. */
+package dev.tegula.ffm;
