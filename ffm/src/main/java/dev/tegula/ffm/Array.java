@@ -80,18 +80,18 @@ public final class Array {
     final MemorySegment segment;
     final ElementType type;
     /** Rank when element access is allowed, -1 when the memory is not host-accessible. */
-    private final int accessRank;
-    private final boolean strided;
-    private final long elementOffset;
-    private final long d0, d1, d2, d3;
-    private final long s0, s1, s2, s3;
+    final int accessRank;
+    final boolean strided;
+    final long elementOffset;
+    final long d0, d1, d2, d3;
+    final long s0, s1, s2, s3;
     private final boolean readOnly;
     /** Bytes of one slot (1, 2, 4, 8, 16), or 0 for packed slots. */
     final int slotBytes;
     /** Bits of a packed slot (1, 2, 4). */
     final int slotBits;
     final int packedMask;
-    private final Addressing addressing;
+    final Addressing addressing;
 
     final ArrayShape shape;
     final long[] dims;
@@ -257,96 +257,7 @@ public final class Array {
      * @throws IllegalStateException     if the memory is not host-accessible
      */
     public long slotOf(long... index) {
-        return slot(index);
-    }
-
-    // ---- slots (hot path) ------------------------------------------------------------------------
-
-    private long slot(long i) {
-        if (accessRank != 1) {
-            throw badAccess(i);
-        }
-        if (strided) {
-            if (Long.compareUnsigned(i, d0) >= 0) {
-                throw outOfBounds(i);
-            }
-            return elementOffset + i * s0;
-        }
-        return addressing instanceof Addressing.General g ? g.slot(i) : addressing.slot(i);
-    }
-
-    private long slot(long i, long j) {
-        if (accessRank != 2) {
-            throw badAccess(i, j);
-        }
-        if (strided) {
-            if (Long.compareUnsigned(i, d0) >= 0 || Long.compareUnsigned(j, d1) >= 0) {
-                throw outOfBounds(i, j);
-            }
-            return elementOffset + i * s0 + j * s1;
-        }
-        // instanceof on the sealed leaves: each call below has an exact receiver type (no megamorphic call)
-        if (addressing instanceof Addressing.Tiled2 t) {
-            return t.slot(i, j);
-        }
-        return addressing instanceof Addressing.General g ? g.slot(i, j) : addressing.slot(i, j);
-    }
-
-    private long slot(long i, long j, long k) {
-        if (accessRank != 3) {
-            throw badAccess(i, j, k);
-        }
-        if (strided) {
-            if (Long.compareUnsigned(i, d0) >= 0 || Long.compareUnsigned(j, d1) >= 0
-                    || Long.compareUnsigned(k, d2) >= 0) {
-                throw outOfBounds(i, j, k);
-            }
-            return elementOffset + i * s0 + j * s1 + k * s2;
-        }
-        if (addressing instanceof Addressing.TiledN t) {
-            return t.slot(i, j, k);
-        }
-        return addressing instanceof Addressing.General g ? g.slot(i, j, k) : addressing.slot(i, j, k);
-    }
-
-    private long slot(long i, long j, long k, long l) {
-        if (accessRank != 4) {
-            throw badAccess(i, j, k, l);
-        }
-        if (strided) {
-            if (Long.compareUnsigned(i, d0) >= 0 || Long.compareUnsigned(j, d1) >= 0
-                    || Long.compareUnsigned(k, d2) >= 0 || Long.compareUnsigned(l, d3) >= 0) {
-                throw outOfBounds(i, j, k, l);
-            }
-            return elementOffset + i * s0 + j * s1 + k * s2 + l * s3;
-        }
-        if (addressing instanceof Addressing.TiledN t) {
-            return t.slot(i, j, k, l);
-        }
-        return addressing instanceof Addressing.General g ? g.slot(i, j, k, l) : addressing.slot(i, j, k, l);
-    }
-
-    private long slot(long[] index) {
-        if (accessRank != index.length) {
-            throw badAccess(index);
-        }
-        if (strided) {
-            long s = elementOffset;
-            for (int d = 0; d < index.length; d++) {
-                if (Long.compareUnsigned(index[d], dims[d]) >= 0) {
-                    throw outOfBounds(index);
-                }
-                s += index[d] * strides[d];
-            }
-            return s;
-        }
-        if (addressing instanceof Addressing.TiledN t) {
-            return t.slot(index);
-        }
-        if (addressing instanceof Addressing.Tiled2 t) {
-            return t.slot(index);
-        }
-        return addressing instanceof Addressing.General g ? g.slot(index) : addressing.slot(index);
+        return ArraySlots.slot(this, index);
     }
 
     private Array writable() {
@@ -356,7 +267,7 @@ public final class Array {
         return this;
     }
 
-    private RuntimeException badAccess(long... index) {
+    RuntimeException badAccess(long... index) {
         if (accessRank < 0) {
             return notHostAccessible(shape, provider);
         }
@@ -364,7 +275,7 @@ public final class Array {
                 + " coordinates, but " + shape.toStringWithoutLayout() + " has rank " + dims.length);
     }
 
-    private IndexOutOfBoundsException outOfBounds(long... index) {
+    IndexOutOfBoundsException outOfBounds(long... index) {
         return new IndexOutOfBoundsException("index " + Arrays.toString(index) + " is out of bounds for "
                 + shape.toStringWithoutLayout());
     }
@@ -381,121 +292,121 @@ public final class Array {
     // UnsupportedOperationException (read-only). Conversions: see the class documentation.
 
     /** {@return the element at {@code index} as a float} */
-    public float getFloat(long... index) { return ElementIO.getFloat(this, slot(index)); }
+    public float getFloat(long... index) { return ElementIO.getFloat(this, ArraySlots.slot(this, index)); }
     /** {@return element {@code (i)} as a float} */
-    public float getFloat(long i) { return ElementIO.getFloat(this, slot(i)); }
+    public float getFloat(long i) { return ElementIO.getFloat(this, ArraySlots.slot(this, i)); }
     /** {@return element {@code (i, j)} as a float} */
-    public float getFloat(long i, long j) { return ElementIO.getFloat(this, slot(i, j)); }
+    public float getFloat(long i, long j) { return ElementIO.getFloat(this, ArraySlots.slot(this, i, j)); }
     /** {@return element {@code (i, j, k)} as a float} */
-    public float getFloat(long i, long j, long k) { return ElementIO.getFloat(this, slot(i, j, k)); }
+    public float getFloat(long i, long j, long k) { return ElementIO.getFloat(this, ArraySlots.slot(this, i, j, k)); }
     /** {@return element {@code (i, j, k, l)} as a float} */
-    public float getFloat(long i, long j, long k, long l) { return ElementIO.getFloat(this, slot(i, j, k, l)); }
+    public float getFloat(long i, long j, long k, long l) { return ElementIO.getFloat(this, ArraySlots.slot(this, i, j, k, l)); }
     /** Sets the element at {@code index} to {@code value}, converted to the element type. */
-    public void setFloat(long[] index, float value) { ElementIO.setFloat(writable(), slot(index), value); }
+    public void setFloat(long[] index, float value) { ElementIO.setFloat(writable(), ArraySlots.slot(this, index), value); }
     /** Sets element {@code (i)}. */
-    public void setFloat(long i, float value) { ElementIO.setFloat(writable(), slot(i), value); }
+    public void setFloat(long i, float value) { ElementIO.setFloat(writable(), ArraySlots.slot(this, i), value); }
     /** Sets element {@code (i, j)}. */
-    public void setFloat(long i, long j, float value) { ElementIO.setFloat(writable(), slot(i, j), value); }
+    public void setFloat(long i, long j, float value) { ElementIO.setFloat(writable(), ArraySlots.slot(this, i, j), value); }
     /** Sets element {@code (i, j, k)}. */
-    public void setFloat(long i, long j, long k, float value) { ElementIO.setFloat(writable(), slot(i, j, k), value); }
+    public void setFloat(long i, long j, long k, float value) { ElementIO.setFloat(writable(), ArraySlots.slot(this, i, j, k), value); }
     /** Sets element {@code (i, j, k, l)}. */
-    public void setFloat(long i, long j, long k, long l, float value) { ElementIO.setFloat(writable(), slot(i, j, k, l), value); }
+    public void setFloat(long i, long j, long k, long l, float value) { ElementIO.setFloat(writable(), ArraySlots.slot(this, i, j, k, l), value); }
 
     /** {@return the element at {@code index} as a double} */
-    public double getDouble(long... index) { return ElementIO.getDouble(this, slot(index)); }
+    public double getDouble(long... index) { return ElementIO.getDouble(this, ArraySlots.slot(this, index)); }
     /** {@return element {@code (i)} as a double} */
-    public double getDouble(long i) { return ElementIO.getDouble(this, slot(i)); }
+    public double getDouble(long i) { return ElementIO.getDouble(this, ArraySlots.slot(this, i)); }
     /** {@return element {@code (i, j)} as a double} */
-    public double getDouble(long i, long j) { return ElementIO.getDouble(this, slot(i, j)); }
+    public double getDouble(long i, long j) { return ElementIO.getDouble(this, ArraySlots.slot(this, i, j)); }
     /** {@return element {@code (i, j, k)} as a double} */
-    public double getDouble(long i, long j, long k) { return ElementIO.getDouble(this, slot(i, j, k)); }
+    public double getDouble(long i, long j, long k) { return ElementIO.getDouble(this, ArraySlots.slot(this, i, j, k)); }
     /** {@return element {@code (i, j, k, l)} as a double} */
-    public double getDouble(long i, long j, long k, long l) { return ElementIO.getDouble(this, slot(i, j, k, l)); }
+    public double getDouble(long i, long j, long k, long l) { return ElementIO.getDouble(this, ArraySlots.slot(this, i, j, k, l)); }
     /** Sets the element at {@code index} to {@code value}, converted to the element type. */
-    public void setDouble(long[] index, double value) { ElementIO.setDouble(writable(), slot(index), value); }
+    public void setDouble(long[] index, double value) { ElementIO.setDouble(writable(), ArraySlots.slot(this, index), value); }
     /** Sets element {@code (i)}. */
-    public void setDouble(long i, double value) { ElementIO.setDouble(writable(), slot(i), value); }
+    public void setDouble(long i, double value) { ElementIO.setDouble(writable(), ArraySlots.slot(this, i), value); }
     /** Sets element {@code (i, j)}. */
-    public void setDouble(long i, long j, double value) { ElementIO.setDouble(writable(), slot(i, j), value); }
+    public void setDouble(long i, long j, double value) { ElementIO.setDouble(writable(), ArraySlots.slot(this, i, j), value); }
     /** Sets element {@code (i, j, k)}. */
-    public void setDouble(long i, long j, long k, double value) { ElementIO.setDouble(writable(), slot(i, j, k), value); }
+    public void setDouble(long i, long j, long k, double value) { ElementIO.setDouble(writable(), ArraySlots.slot(this, i, j, k), value); }
     /** Sets element {@code (i, j, k, l)}. */
-    public void setDouble(long i, long j, long k, long l, double value) { ElementIO.setDouble(writable(), slot(i, j, k, l), value); }
+    public void setDouble(long i, long j, long k, long l, double value) { ElementIO.setDouble(writable(), ArraySlots.slot(this, i, j, k, l), value); }
 
     /** {@return the element at {@code index} as a long (u64: the raw bit pattern)} */
-    public long getLong(long... index) { return ElementIO.getLong(this, slot(index)); }
+    public long getLong(long... index) { return ElementIO.getLong(this, ArraySlots.slot(this, index)); }
     /** {@return element {@code (i)} as a long} */
-    public long getLong(long i) { return ElementIO.getLong(this, slot(i)); }
+    public long getLong(long i) { return ElementIO.getLong(this, ArraySlots.slot(this, i)); }
     /** {@return element {@code (i, j)} as a long} */
-    public long getLong(long i, long j) { return ElementIO.getLong(this, slot(i, j)); }
+    public long getLong(long i, long j) { return ElementIO.getLong(this, ArraySlots.slot(this, i, j)); }
     /** {@return element {@code (i, j, k)} as a long} */
-    public long getLong(long i, long j, long k) { return ElementIO.getLong(this, slot(i, j, k)); }
+    public long getLong(long i, long j, long k) { return ElementIO.getLong(this, ArraySlots.slot(this, i, j, k)); }
     /** {@return element {@code (i, j, k, l)} as a long} */
-    public long getLong(long i, long j, long k, long l) { return ElementIO.getLong(this, slot(i, j, k, l)); }
+    public long getLong(long i, long j, long k, long l) { return ElementIO.getLong(this, ArraySlots.slot(this, i, j, k, l)); }
     /** Sets the element at {@code index} to {@code value}, converted to the element type. */
-    public void setLong(long[] index, long value) { ElementIO.setLong(writable(), slot(index), value); }
+    public void setLong(long[] index, long value) { ElementIO.setLong(writable(), ArraySlots.slot(this, index), value); }
     /** Sets element {@code (i)}. */
-    public void setLong(long i, long value) { ElementIO.setLong(writable(), slot(i), value); }
+    public void setLong(long i, long value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i), value); }
     /** Sets element {@code (i, j)}. */
-    public void setLong(long i, long j, long value) { ElementIO.setLong(writable(), slot(i, j), value); }
+    public void setLong(long i, long j, long value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i, j), value); }
     /** Sets element {@code (i, j, k)}. */
-    public void setLong(long i, long j, long k, long value) { ElementIO.setLong(writable(), slot(i, j, k), value); }
+    public void setLong(long i, long j, long k, long value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i, j, k), value); }
     /** Sets element {@code (i, j, k, l)}. */
-    public void setLong(long i, long j, long k, long l, long value) { ElementIO.setLong(writable(), slot(i, j, k, l), value); }
+    public void setLong(long i, long j, long k, long l, long value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i, j, k, l), value); }
 
     /** {@return the element at {@code index} as an int} */
-    public int getInt(long... index) { return ElementIO.getInt(this, slot(index)); }
+    public int getInt(long... index) { return ElementIO.getInt(this, ArraySlots.slot(this, index)); }
     /** {@return element {@code (i)} as an int} */
-    public int getInt(long i) { return ElementIO.getInt(this, slot(i)); }
+    public int getInt(long i) { return ElementIO.getInt(this, ArraySlots.slot(this, i)); }
     /** {@return element {@code (i, j)} as an int} */
-    public int getInt(long i, long j) { return ElementIO.getInt(this, slot(i, j)); }
+    public int getInt(long i, long j) { return ElementIO.getInt(this, ArraySlots.slot(this, i, j)); }
     /** {@return element {@code (i, j, k)} as an int} */
-    public int getInt(long i, long j, long k) { return ElementIO.getInt(this, slot(i, j, k)); }
+    public int getInt(long i, long j, long k) { return ElementIO.getInt(this, ArraySlots.slot(this, i, j, k)); }
     /** {@return element {@code (i, j, k, l)} as an int} */
-    public int getInt(long i, long j, long k, long l) { return ElementIO.getInt(this, slot(i, j, k, l)); }
+    public int getInt(long i, long j, long k, long l) { return ElementIO.getInt(this, ArraySlots.slot(this, i, j, k, l)); }
     /** Sets the element at {@code index} to {@code value}, converted to the element type. */
-    public void setInt(long[] index, int value) { ElementIO.setLong(writable(), slot(index), value); }
+    public void setInt(long[] index, int value) { ElementIO.setLong(writable(), ArraySlots.slot(this, index), value); }
     /** Sets element {@code (i)}. */
-    public void setInt(long i, int value) { ElementIO.setLong(writable(), slot(i), value); }
+    public void setInt(long i, int value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i), value); }
     /** Sets element {@code (i, j)}. */
-    public void setInt(long i, long j, int value) { ElementIO.setLong(writable(), slot(i, j), value); }
+    public void setInt(long i, long j, int value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i, j), value); }
     /** Sets element {@code (i, j, k)}. */
-    public void setInt(long i, long j, long k, int value) { ElementIO.setLong(writable(), slot(i, j, k), value); }
+    public void setInt(long i, long j, long k, int value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i, j, k), value); }
     /** Sets element {@code (i, j, k, l)}. */
-    public void setInt(long i, long j, long k, long l, int value) { ElementIO.setLong(writable(), slot(i, j, k, l), value); }
+    public void setInt(long i, long j, long k, long l, int value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i, j, k, l), value); }
 
     /** {@return the element at {@code index} as a boolean (non-zero is true)} */
-    public boolean getBoolean(long... index) { return ElementIO.getBoolean(this, slot(index)); }
+    public boolean getBoolean(long... index) { return ElementIO.getBoolean(this, ArraySlots.slot(this, index)); }
     /** {@return element {@code (i)} as a boolean} */
-    public boolean getBoolean(long i) { return ElementIO.getBoolean(this, slot(i)); }
+    public boolean getBoolean(long i) { return ElementIO.getBoolean(this, ArraySlots.slot(this, i)); }
     /** {@return element {@code (i, j)} as a boolean} */
-    public boolean getBoolean(long i, long j) { return ElementIO.getBoolean(this, slot(i, j)); }
+    public boolean getBoolean(long i, long j) { return ElementIO.getBoolean(this, ArraySlots.slot(this, i, j)); }
     /** {@return element {@code (i, j, k)} as a boolean} */
-    public boolean getBoolean(long i, long j, long k) { return ElementIO.getBoolean(this, slot(i, j, k)); }
+    public boolean getBoolean(long i, long j, long k) { return ElementIO.getBoolean(this, ArraySlots.slot(this, i, j, k)); }
     /** {@return element {@code (i, j, k, l)} as a boolean} */
-    public boolean getBoolean(long i, long j, long k, long l) { return ElementIO.getBoolean(this, slot(i, j, k, l)); }
+    public boolean getBoolean(long i, long j, long k, long l) { return ElementIO.getBoolean(this, ArraySlots.slot(this, i, j, k, l)); }
     /** Sets the element at {@code index} to 1 or 0 in the element type. */
-    public void setBoolean(long[] index, boolean value) { ElementIO.setBoolean(writable(), slot(index), value); }
+    public void setBoolean(long[] index, boolean value) { ElementIO.setBoolean(writable(), ArraySlots.slot(this, index), value); }
     /** Sets element {@code (i)}. */
-    public void setBoolean(long i, boolean value) { ElementIO.setBoolean(writable(), slot(i), value); }
+    public void setBoolean(long i, boolean value) { ElementIO.setBoolean(writable(), ArraySlots.slot(this, i), value); }
     /** Sets element {@code (i, j)}. */
-    public void setBoolean(long i, long j, boolean value) { ElementIO.setBoolean(writable(), slot(i, j), value); }
+    public void setBoolean(long i, long j, boolean value) { ElementIO.setBoolean(writable(), ArraySlots.slot(this, i, j), value); }
     /** Sets element {@code (i, j, k)}. */
-    public void setBoolean(long i, long j, long k, boolean value) { ElementIO.setBoolean(writable(), slot(i, j, k), value); }
+    public void setBoolean(long i, long j, long k, boolean value) { ElementIO.setBoolean(writable(), ArraySlots.slot(this, i, j, k), value); }
     /** Sets element {@code (i, j, k, l)}. */
-    public void setBoolean(long i, long j, long k, long l, boolean value) { ElementIO.setBoolean(writable(), slot(i, j, k, l), value); }
+    public void setBoolean(long i, long j, long k, long l, boolean value) { ElementIO.setBoolean(writable(), ArraySlots.slot(this, i, j, k, l), value); }
 
     /**
      * {@return the real part of the complex element at {@code index}} (for real types: the value)
      */
     public double getReal(long... index) {
-        long s = slot(index);
+        long s = ArraySlots.slot(this, index);
         return type.isComplex() ? ElementIO.getReal(this, s) : ElementIO.getDouble(this, s);
     }
 
     /** {@return the imaginary part of the complex element at {@code index} (for real types: 0)} */
     public double getImaginary(long... index) {
-        long s = slot(index);
+        long s = ArraySlots.slot(this, index);
         return type.isComplex() ? ElementIO.getImaginary(this, s) : 0.0;
     }
 
@@ -508,7 +419,7 @@ public final class Array {
         if (!type.isComplex()) {
             throw new IllegalArgumentException("setComplex: element type " + type + " is not complex");
         }
-        ElementIO.setComplex(writable(), slot(index), real, imaginary);
+        ElementIO.setComplex(writable(), ArraySlots.slot(this, index), real, imaginary);
     }
 
     /**
@@ -518,7 +429,7 @@ public final class Array {
      * @throws IllegalArgumentException for c128, whose 128 bits do not fit
      */
     public long getRawBits(long... index) {
-        long s = slot(index);
+        long s = ArraySlots.slot(this, index);
         if (type == ElementType.C128) {
             throw new IllegalArgumentException("getRawBits: c128 elements have 128 bits");
         }
@@ -534,7 +445,7 @@ public final class Array {
         if (type == ElementType.C128) {
             throw new IllegalArgumentException("setRawBits: c128 elements have 128 bits");
         }
-        ElementIO.writeRaw(writable(), slot(index), bits);
+        ElementIO.writeRaw(writable(), ArraySlots.slot(this, index), bits);
     }
 
     // ---- bulk ------------------------------------------------------------------------------------
