@@ -4,4 +4,5 @@ module dev.tegula.ffm {
     requires org.slf4j;
     exports dev.tegula.ffm;
     exports dev.tegula.ffm.codec;
+    uses dev.tegula.ffm.MemorySpaceProvider;
 }

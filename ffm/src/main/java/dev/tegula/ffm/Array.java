@@ -1,0 +1,574 @@
+package dev.tegula.ffm;
+
+import dev.tegula.core.Addressing;
+import dev.tegula.core.ArrayShape;
+import dev.tegula.core.ElementType;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * An N-dimensional array living in a {@link MemorySegment}: the logical array that an
+ * {@link ArrayShape} (element type, dimensions, XLA layout) describes.
+ *
+ * {@snippet :
+ * try (Arena arena = Arena.ofConfined()) {
+ *     Array a = Array.allocate(arena, (ArrayShape) Shape.parse("f32[3,5]{1,0:T(2,2)}"));
+ *     a.setFloat(2, 3, 1.5f);            // element (2,3) lands in slot 17 of the tiled buffer
+ *     float x = a.getFloat(2, 3);        // 1.5
+ *     Array row = a.permute(1, 0);       // a transposed view: no copy
+ * }
+ * }
+ *
+ * <h2>Memory</h2>
+ * The element at a multi-index lives in slot {@code elementOffset() + Σ index[d]·elementStrides()[d]}
+ * of {@link #segment()} for untiled layouts (legacy padded ones included) and strided views, and in
+ * slot {@code addressing().slot(index)} for tiled layouts. A slot is {@code shape().storageBitsPerElement()}
+ * bits; packed sub-byte layouts ({@code E(1)}, {@code E(2)}, {@code E(4)}) put element 0 in the low
+ * bits of byte 0. Values are in native byte order and read with unaligned accesses: any segment
+ * alignment works. Element access supports storage of exactly the type's byte width, and packed
+ * {@code E(1|2|4)} of a sub-byte type (or pred); other {@code E(n)} are refused when the array is created.
+ *
+ * <h2>Element access and conversions</h2>
+ * Typed accessors exist for {@code float}, {@code double}, {@code long}, {@code int} and
+ * {@code boolean}, by multi-index and with rank-specialised overloads for ranks 1 to 4 that
+ * allocate nothing. Any accessor works on any element type and converts:
+ * <ul>
+ *   <li>floats (f16, bf16, the fp8/fp6/fp4 types) decode exactly; writes round once to nearest, ties
+ *       to even, with overflow and NaN as {@link dev.tegula.ffm.codec.ElementCodec} documents;</li>
+ *   <li>integers read through {@code getLong} exactly: signed types sign-extended, unsigned types
+ *       zero-extended, u64 as its raw 64-bit pattern (read it with {@link Long#toUnsignedString});
+ *       {@code getInt} is {@code (int) getLong} for integers (the low 32 bits) and a Java cast of
+ *       the value for floats (truncation toward zero, NaN 0, saturation);
+ *       writes keep the low bits of the integer (two's-complement wrap-around); a float written to
+ *       an integer type is truncated toward zero;</li>
+ *   <li>pred: a non-zero byte is true; {@code getBoolean} on other types is {@code value != 0} (NaN is
+ *       true); {@code setBoolean} writes 1 or 0;</li>
+ *   <li>complex (c64, c128): {@link #getReal}, {@link #getImaginary}, {@link #setComplex}; the real
+ *       accessors read the real part and write a real number (imaginary part 0).</li>
+ * </ul>
+ *
+ * <h2>Views</h2>
+ * {@link #slice}, {@link #select}, {@link #permute} and {@link #reshape} return views that share
+ * this array's segment and arena. Views of untiled arrays may be strided; for them
+ * {@link #elementOffset()} and {@link #elementStrides()} describe memory, and {@link #shape()}'s
+ * layout only orders the dimensions by decreasing stride. Views of tiled arrays must stay
+ * tile-aligned, or they are refused: relayout first ({@code Relayout.to} in module vector).
+ *
+ * <h2>Lifetime and threads</h2>
+ * An array never owns memory: its segment belongs to an {@link Arena} chosen by the caller, and
+ * every access follows that arena's rules. Access after the arena is closed throws
+ * {@link IllegalStateException}; access to a confined arena's array from another thread throws
+ * {@link WrongThreadException}. The {@code Array} object itself is immutable and may be shared;
+ * reads of a shared arena's array from many threads are safe. Writes are plain memory writes:
+ * concurrent writes need outside synchronisation, and in packed layouts writing an element rewrites
+ * its whole byte, so two threads writing neighbours of one byte can lose an update.
+ *
+ * <h2>Memory spaces</h2>
+ * The layout's {@code S(n)} chooses a {@link MemorySpaceProvider} ({@link MemorySpaces}); by default
+ * every id is host memory. Arrays whose provider is not {@linkplain #isHostAccessible host-accessible}
+ * refuse element access with {@link IllegalStateException}, but can be allocated, wrapped, viewed,
+ * passed around and moved with {@link #copyTo}.
+ *
+ * <h2>Exceptions</h2>
+ * An out-of-bounds or wrong-rank index throws {@link IndexOutOfBoundsException} naming the index and
+ * the shape; a write to a read-only array throws {@link UnsupportedOperationException}.
+ */
+public final class Array {
+    // Hot-path fields: read by the accessors; the JIT hoists them out of loops over one array.
+    final MemorySegment segment;
+    final ElementType type;
+    /** Rank when element access is allowed, -1 when the memory is not host-accessible. */
+    final int accessRank;
+    final boolean strided;
+    final long elementOffset;
+    final long d0, d1, d2, d3;
+    final long s0, s1, s2, s3;
+    private final boolean readOnly;
+    /** Bytes of one slot (1, 2, 4, 8, 16), or 0 for packed slots. */
+    final int slotBytes;
+    /** Bits of a packed slot (1, 2, 4). */
+    final int slotBits;
+    final int packedMask;
+    final Addressing addressing;
+
+    final ArrayShape shape;
+    final long[] dims;
+    /** Slot strides per dimension, or null for tiled layouts. */
+    final long[] strides;
+    /** True if {@code shape.layout()} describes memory exactly from {@code elementOffset}. */
+    final boolean exactLayout;
+    final MemorySpaceProvider provider;
+
+    Array(MemorySegment segment, ArrayShape shape, long elementOffset, long[] strides, boolean readOnly,
+          MemorySpaceProvider provider) {
+        this.segment = segment;
+        this.shape = shape;
+        this.type = shape.elementType();
+        this.dims = shape.dimensions();
+        this.strides = strides;
+        this.strided = strides != null;
+        this.elementOffset = elementOffset;
+        this.readOnly = readOnly;
+        this.provider = provider;
+        this.addressing = Addressing.of(shape);
+        int rank = dims.length;
+        this.accessRank = provider.isHostAccessible() ? rank : -1;
+        long[] s = strided ? strides : new long[0];
+        d0 = rank > 0 ? dims[0] : 0;
+        d1 = rank > 1 ? dims[1] : 0;
+        d2 = rank > 2 ? dims[2] : 0;
+        d3 = rank > 3 ? dims[3] : 0;
+        s0 = s.length > 0 ? s[0] : 0;
+        s1 = s.length > 1 ? s[1] : 0;
+        s2 = s.length > 2 ? s[2] : 0;
+        s3 = s.length > 3 ? s[3] : 0;
+        long bits = shape.storageBitsPerElement();
+        slotBytes = bits >= 8 ? (int) (bits / 8) : 0;
+        slotBits = (int) bits;
+        packedMask = bits < 8 ? (1 << bits) - 1 : 0xFF;
+        exactLayout = !strided || elementCountOf(dims) == 0 || Arrays.equals(
+                nonUnit(dims, strides), nonUnit(dims, ArrayFactory.layoutStrides(shape)));
+    }
+
+    // ---- creation --------------------------------------------------------------------------------
+
+    /**
+     * {@return a new array of {@code shape} in memory from {@code arena}} The buffer has
+     * {@code shape.bufferSize()} bytes (0 for a zero-element shape), comes from the provider of the
+     * layout's memory space, and is aligned to 64 bytes, or for tiled layouts to the first tile's byte
+     * size when larger (the largest power of two not above it, at most 4096). Elements are zero;
+     * in host memory, padding slots hold the layout's padding value (zero, or for a legacy
+     * {@code PaddingValue} one, lowest or highest: {@code ±inf} for floats that have infinities, else
+     * the largest finite magnitude).
+     *
+     * @throws IllegalArgumentException if the shape has an unbounded ({@code ?}) dimension or an
+     *                                  {@code E(n)} that element access does not support
+     * @throws IllegalStateException    if the arena is closed
+     * @throws WrongThreadException     if a confined arena is used from another thread
+     */
+    public static Array allocate(Arena arena, ArrayShape shape) {
+        return ArrayFactory.allocate(arena, shape);
+    }
+
+    /**
+     * {@return an array over memory someone else owns (a mapped file, a native library's buffer), without copying}
+     * The segment must hold at least {@code shape.bufferSize()} bytes, from its start. Any alignment
+     * is accepted (accesses are unaligned). A read-only segment gives a read-only array. The
+     * segment's arena decides lifetime and threads; the memory space provider is that of the layout.
+     *
+     * @throws IllegalArgumentException if the segment is too small (the message names both sizes),
+     *                                  or the shape is not supported as for {@link #allocate}
+     */
+    public static Array wrap(MemorySegment segment, ArrayShape shape) {
+        return ArrayFactory.wrap(segment, shape);
+    }
+
+    /**
+     * {@return an array over native memory at a raw {@code address}} (for example a pointer returned
+     * by a native library), sized {@code shape.bufferSize()} and bound to {@code arena}:
+     * {@code cleanup} (may be null) runs when the arena is closed. This uses
+     * {@link MemorySegment#reinterpret(long, Arena, java.util.function.Consumer)}, a <em>restricted</em>
+     * method: the caller must be sure that the memory exists and stays valid for the arena's
+     * lifetime, and the JVM needs native access enabled for module {@code dev.tegula.ffm}
+     * ({@code --enable-native-access=dev.tegula.ffm}, or {@code ALL-UNNAMED} on the class path).
+     * It is the only restricted call in Tegula's ffm module.
+     *
+     * @throws IllegalArgumentException if {@code address} is 0 while the buffer is not empty
+     * @throws IllegalCallerException   if native access is not enabled for this module
+     */
+    public static Array wrapAddress(long address, ArrayShape shape, Arena arena, Runnable cleanup) {
+        return ArrayFactory.wrapAddress(address, shape, arena, cleanup);
+    }
+
+    // ---- properties ------------------------------------------------------------------------------
+
+    /** {@return the segment that holds the buffer (for views: the parent's, or a slice of it)} */
+    public MemorySegment segment() {
+        return segment;
+    }
+
+    /** {@return the shape: element type, dimensions, layout (for strided views, see the class doc)} */
+    public ArrayShape shape() {
+        return shape;
+    }
+
+    /** {@return the slot of element (0, …, 0) for strided arrays; 0 for tiled ones, whose views slice the segment} */
+    public long elementOffset() {
+        return elementOffset;
+    }
+
+    /** {@return the slot stride of each dimension (a copy), or null for a tiled layout} */
+    public long[] elementStrides() {
+        return strided ? strides.clone() : null;
+    }
+
+    /** {@return the byte stride of each dimension (like DLPack's strides, in bytes), or null if tiled or packed} */
+    public long[] byteStrides() {
+        if (!strided || slotBytes == 0) {
+            return null;
+        }
+        long[] b = strides.clone();
+        for (int d = 0; d < b.length; d++) {
+            b[d] *= slotBytes;
+        }
+        return b;
+    }
+
+    /**
+     * {@return true if the elements fill a gap-free run of exactly {@code elementCount} slots}: for
+     * strided arrays, strides that (in some order) are those of a dense array; for tiled arrays, a
+     * buffer without padding slots.
+     */
+    public boolean isContiguous() {
+        return ArrayFactory.isContiguous(this);
+    }
+
+    /** {@return true if writes are refused} */
+    public boolean isReadOnly() {
+        return readOnly;
+    }
+
+    /** {@return the address calculator of {@link #shape()} (for strided views, the strides are authoritative)} */
+    public Addressing addressing() {
+        return addressing;
+    }
+
+    /** {@return true if Java code may read and write the elements (the memory space's provider says so)} */
+    public boolean isHostAccessible() {
+        return accessRank >= 0;
+    }
+
+    /** {@return the provider of this array's memory space} */
+    public MemorySpaceProvider memorySpaceProvider() {
+        return provider;
+    }
+
+    /** {@return a read-only view of this array} */
+    public Array asReadOnly() {
+        return readOnly ? this : new Array(segment.asReadOnly(), shape, elementOffset, strides, true, provider);
+    }
+
+    /**
+     * {@return the slot of the element at {@code index} in {@link #segment()}}
+     *
+     * @throws IndexOutOfBoundsException if the index has the wrong rank or is out of bounds
+     * @throws IllegalStateException     if the memory is not host-accessible
+     */
+    public long slotOf(long... index) {
+        return ArraySlots.slot(this, index);
+    }
+
+    private Array writable() {
+        if (readOnly) {
+            throw new UnsupportedOperationException("array is read-only: " + shape);
+        }
+        return this;
+    }
+
+    RuntimeException badAccess(long... index) {
+        if (accessRank < 0) {
+            return notHostAccessible(shape, provider);
+        }
+        return new IndexOutOfBoundsException("index " + Arrays.toString(index) + " has " + index.length
+                + " coordinates, but " + shape.toStringWithoutLayout() + " has rank " + dims.length);
+    }
+
+    IndexOutOfBoundsException outOfBounds(long... index) {
+        return new IndexOutOfBoundsException("index " + Arrays.toString(index) + " is out of bounds for "
+                + shape.toStringWithoutLayout());
+    }
+
+    static IllegalStateException notHostAccessible(ArrayShape shape, MemorySpaceProvider provider) {
+        return new IllegalStateException("elements of " + shape + " are in memory space S("
+                + shape.layout().memorySpace() + ") of provider " + provider.name()
+                + ", which the host cannot address: copy it to host memory first (copyTo)");
+    }
+
+    // ---- typed accessors -------------------------------------------------------------------------
+    // Every accessor: IndexOutOfBoundsException (bad index), IllegalStateException (closed arena or
+    // memory not host-accessible), WrongThreadException (confined arena, other thread); setters also
+    // UnsupportedOperationException (read-only). Conversions: see the class documentation.
+
+    /** {@return the element at {@code index} as a float} */
+    public float getFloat(long... index) { return ElementIO.getFloat(this, ArraySlots.slot(this, index)); }
+    /** {@return element {@code (i)} as a float} */
+    public float getFloat(long i) { return ElementIO.getFloat(this, ArraySlots.slot(this, i)); }
+    /** {@return element {@code (i, j)} as a float} */
+    public float getFloat(long i, long j) { return ElementIO.getFloat(this, ArraySlots.slot(this, i, j)); }
+    /** {@return element {@code (i, j, k)} as a float} */
+    public float getFloat(long i, long j, long k) { return ElementIO.getFloat(this, ArraySlots.slot(this, i, j, k)); }
+    /** {@return element {@code (i, j, k, l)} as a float} */
+    public float getFloat(long i, long j, long k, long l) { return ElementIO.getFloat(this, ArraySlots.slot(this, i, j, k, l)); }
+    /** Sets the element at {@code index} to {@code value}, converted to the element type. */
+    public void setFloat(long[] index, float value) { ElementIO.setFloat(writable(), ArraySlots.slot(this, index), value); }
+    /** Sets element {@code (i)}. */
+    public void setFloat(long i, float value) { ElementIO.setFloat(writable(), ArraySlots.slot(this, i), value); }
+    /** Sets element {@code (i, j)}. */
+    public void setFloat(long i, long j, float value) { ElementIO.setFloat(writable(), ArraySlots.slot(this, i, j), value); }
+    /** Sets element {@code (i, j, k)}. */
+    public void setFloat(long i, long j, long k, float value) { ElementIO.setFloat(writable(), ArraySlots.slot(this, i, j, k), value); }
+    /** Sets element {@code (i, j, k, l)}. */
+    public void setFloat(long i, long j, long k, long l, float value) { ElementIO.setFloat(writable(), ArraySlots.slot(this, i, j, k, l), value); }
+
+    /** {@return the element at {@code index} as a double} */
+    public double getDouble(long... index) { return ElementIO.getDouble(this, ArraySlots.slot(this, index)); }
+    /** {@return element {@code (i)} as a double} */
+    public double getDouble(long i) { return ElementIO.getDouble(this, ArraySlots.slot(this, i)); }
+    /** {@return element {@code (i, j)} as a double} */
+    public double getDouble(long i, long j) { return ElementIO.getDouble(this, ArraySlots.slot(this, i, j)); }
+    /** {@return element {@code (i, j, k)} as a double} */
+    public double getDouble(long i, long j, long k) { return ElementIO.getDouble(this, ArraySlots.slot(this, i, j, k)); }
+    /** {@return element {@code (i, j, k, l)} as a double} */
+    public double getDouble(long i, long j, long k, long l) { return ElementIO.getDouble(this, ArraySlots.slot(this, i, j, k, l)); }
+    /** Sets the element at {@code index} to {@code value}, converted to the element type. */
+    public void setDouble(long[] index, double value) { ElementIO.setDouble(writable(), ArraySlots.slot(this, index), value); }
+    /** Sets element {@code (i)}. */
+    public void setDouble(long i, double value) { ElementIO.setDouble(writable(), ArraySlots.slot(this, i), value); }
+    /** Sets element {@code (i, j)}. */
+    public void setDouble(long i, long j, double value) { ElementIO.setDouble(writable(), ArraySlots.slot(this, i, j), value); }
+    /** Sets element {@code (i, j, k)}. */
+    public void setDouble(long i, long j, long k, double value) { ElementIO.setDouble(writable(), ArraySlots.slot(this, i, j, k), value); }
+    /** Sets element {@code (i, j, k, l)}. */
+    public void setDouble(long i, long j, long k, long l, double value) { ElementIO.setDouble(writable(), ArraySlots.slot(this, i, j, k, l), value); }
+
+    /** {@return the element at {@code index} as a long (u64: the raw bit pattern)} */
+    public long getLong(long... index) { return ElementIO.getLong(this, ArraySlots.slot(this, index)); }
+    /** {@return element {@code (i)} as a long} */
+    public long getLong(long i) { return ElementIO.getLong(this, ArraySlots.slot(this, i)); }
+    /** {@return element {@code (i, j)} as a long} */
+    public long getLong(long i, long j) { return ElementIO.getLong(this, ArraySlots.slot(this, i, j)); }
+    /** {@return element {@code (i, j, k)} as a long} */
+    public long getLong(long i, long j, long k) { return ElementIO.getLong(this, ArraySlots.slot(this, i, j, k)); }
+    /** {@return element {@code (i, j, k, l)} as a long} */
+    public long getLong(long i, long j, long k, long l) { return ElementIO.getLong(this, ArraySlots.slot(this, i, j, k, l)); }
+    /** Sets the element at {@code index} to {@code value}, converted to the element type. */
+    public void setLong(long[] index, long value) { ElementIO.setLong(writable(), ArraySlots.slot(this, index), value); }
+    /** Sets element {@code (i)}. */
+    public void setLong(long i, long value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i), value); }
+    /** Sets element {@code (i, j)}. */
+    public void setLong(long i, long j, long value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i, j), value); }
+    /** Sets element {@code (i, j, k)}. */
+    public void setLong(long i, long j, long k, long value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i, j, k), value); }
+    /** Sets element {@code (i, j, k, l)}. */
+    public void setLong(long i, long j, long k, long l, long value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i, j, k, l), value); }
+
+    /** {@return the element at {@code index} as an int} */
+    public int getInt(long... index) { return ElementIO.getInt(this, ArraySlots.slot(this, index)); }
+    /** {@return element {@code (i)} as an int} */
+    public int getInt(long i) { return ElementIO.getInt(this, ArraySlots.slot(this, i)); }
+    /** {@return element {@code (i, j)} as an int} */
+    public int getInt(long i, long j) { return ElementIO.getInt(this, ArraySlots.slot(this, i, j)); }
+    /** {@return element {@code (i, j, k)} as an int} */
+    public int getInt(long i, long j, long k) { return ElementIO.getInt(this, ArraySlots.slot(this, i, j, k)); }
+    /** {@return element {@code (i, j, k, l)} as an int} */
+    public int getInt(long i, long j, long k, long l) { return ElementIO.getInt(this, ArraySlots.slot(this, i, j, k, l)); }
+    /** Sets the element at {@code index} to {@code value}, converted to the element type. */
+    public void setInt(long[] index, int value) { ElementIO.setLong(writable(), ArraySlots.slot(this, index), value); }
+    /** Sets element {@code (i)}. */
+    public void setInt(long i, int value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i), value); }
+    /** Sets element {@code (i, j)}. */
+    public void setInt(long i, long j, int value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i, j), value); }
+    /** Sets element {@code (i, j, k)}. */
+    public void setInt(long i, long j, long k, int value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i, j, k), value); }
+    /** Sets element {@code (i, j, k, l)}. */
+    public void setInt(long i, long j, long k, long l, int value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i, j, k, l), value); }
+
+    /** {@return the element at {@code index} as a boolean (non-zero is true)} */
+    public boolean getBoolean(long... index) { return ElementIO.getBoolean(this, ArraySlots.slot(this, index)); }
+    /** {@return element {@code (i)} as a boolean} */
+    public boolean getBoolean(long i) { return ElementIO.getBoolean(this, ArraySlots.slot(this, i)); }
+    /** {@return element {@code (i, j)} as a boolean} */
+    public boolean getBoolean(long i, long j) { return ElementIO.getBoolean(this, ArraySlots.slot(this, i, j)); }
+    /** {@return element {@code (i, j, k)} as a boolean} */
+    public boolean getBoolean(long i, long j, long k) { return ElementIO.getBoolean(this, ArraySlots.slot(this, i, j, k)); }
+    /** {@return element {@code (i, j, k, l)} as a boolean} */
+    public boolean getBoolean(long i, long j, long k, long l) { return ElementIO.getBoolean(this, ArraySlots.slot(this, i, j, k, l)); }
+    /** Sets the element at {@code index} to 1 or 0 in the element type. */
+    public void setBoolean(long[] index, boolean value) { ElementIO.setBoolean(writable(), ArraySlots.slot(this, index), value); }
+    /** Sets element {@code (i)}. */
+    public void setBoolean(long i, boolean value) { ElementIO.setBoolean(writable(), ArraySlots.slot(this, i), value); }
+    /** Sets element {@code (i, j)}. */
+    public void setBoolean(long i, long j, boolean value) { ElementIO.setBoolean(writable(), ArraySlots.slot(this, i, j), value); }
+    /** Sets element {@code (i, j, k)}. */
+    public void setBoolean(long i, long j, long k, boolean value) { ElementIO.setBoolean(writable(), ArraySlots.slot(this, i, j, k), value); }
+    /** Sets element {@code (i, j, k, l)}. */
+    public void setBoolean(long i, long j, long k, long l, boolean value) { ElementIO.setBoolean(writable(), ArraySlots.slot(this, i, j, k, l), value); }
+
+    /**
+     * {@return the real part of the complex element at {@code index}} (for real types: the value)
+     */
+    public double getReal(long... index) {
+        long s = ArraySlots.slot(this, index);
+        return type.isComplex() ? ElementIO.getReal(this, s) : ElementIO.getDouble(this, s);
+    }
+
+    /** {@return the imaginary part of the complex element at {@code index} (for real types: 0)} */
+    public double getImaginary(long... index) {
+        long s = ArraySlots.slot(this, index);
+        return type.isComplex() ? ElementIO.getImaginary(this, s) : 0.0;
+    }
+
+    /**
+     * Sets the complex element at {@code index} (c64 rounds both parts to float).
+     *
+     * @throws IllegalArgumentException if the element type is not complex
+     */
+    public void setComplex(long[] index, double real, double imaginary) {
+        if (!type.isComplex()) {
+            throw new IllegalArgumentException("setComplex: element type " + type + " is not complex");
+        }
+        ElementIO.setComplex(writable(), ArraySlots.slot(this, index), real, imaginary);
+    }
+
+    /**
+     * {@return the stored bits of the element at {@code index}, zero-extended} (c64: real part in the
+     * low 32 bits; packed layouts: the slot's bits)
+     *
+     * @throws IllegalArgumentException for c128, whose 128 bits do not fit
+     */
+    public long getRawBits(long... index) {
+        long s = ArraySlots.slot(this, index);
+        if (type == ElementType.C128) {
+            throw new IllegalArgumentException("getRawBits: c128 elements have 128 bits");
+        }
+        return ElementIO.readRaw(this, s);
+    }
+
+    /**
+     * Stores the low bits of {@code bits} as the element at {@code index}, unconverted.
+     *
+     * @throws IllegalArgumentException for c128
+     */
+    public void setRawBits(long[] index, long bits) {
+        if (type == ElementType.C128) {
+            throw new IllegalArgumentException("setRawBits: c128 elements have 128 bits");
+        }
+        ElementIO.writeRaw(writable(), ArraySlots.slot(this, index), bits);
+    }
+
+    // ---- bulk ------------------------------------------------------------------------------------
+
+    /** Sets every element (not the padding) to {@code value}, converted as {@link #setDouble(long[], double)}. */
+    public void fill(double value) { ArrayBulk.fill(writable(), value); }
+    /** Sets every element (not the padding) to {@code value}, converted as {@link #setLong(long[], long)}. */
+    public void fill(long value) { ArrayBulk.fill(writable(), value); }
+    /** Sets every element (not the padding) to 1 or 0. */
+    public void fill(boolean value) { ArrayBulk.fill(writable(), value ? 1L : 0L); }
+
+    /** Copies {@code values} into the elements in logical row-major order. @throws IllegalArgumentException if the length is not {@code elementCount} */
+    public void copyFrom(float[] values) { ArrayBulk.copyFrom(writable(), values); }
+    /** As {@link #copyFrom(float[])}. */
+    public void copyFrom(double[] values) { ArrayBulk.copyFrom(writable(), values); }
+    /** As {@link #copyFrom(float[])}. */
+    public void copyFrom(long[] values) { ArrayBulk.copyFrom(writable(), values); }
+    /** As {@link #copyFrom(float[])}. */
+    public void copyFrom(int[] values) { ArrayBulk.copyFrom(writable(), values); }
+    /** As {@link #copyFrom(float[])}; values are numbers (not raw bytes) converted to the element type. */
+    public void copyFrom(short[] values) { ArrayBulk.copyFrom(writable(), values); }
+    /** As {@link #copyFrom(short[])}. */
+    public void copyFrom(byte[] values) { ArrayBulk.copyFrom(writable(), values); }
+    /** As {@link #copyFrom(float[])}, writing 1 or 0. */
+    public void copyFrom(boolean[] values) { ArrayBulk.copyFrom(writable(), values); }
+
+    /** {@return the elements in logical row-major order, as {@link #getFloat(long...)} reads them} @throws IllegalArgumentException if there are more than {@code Integer.MAX_VALUE - 8} */
+    public float[] toFloatArray() { return ArrayBulk.toFloatArray(this); }
+    /** {@return the elements in row-major order, as {@link #getDouble(long...)} reads them} */
+    public double[] toDoubleArray() { return ArrayBulk.toDoubleArray(this); }
+    /** {@return the elements in row-major order, as {@link #getLong(long...)} reads them} */
+    public long[] toLongArray() { return ArrayBulk.toLongArray(this); }
+    /** {@return the elements in row-major order, as {@link #getInt(long...)} reads them} */
+    public int[] toIntArray() { return ArrayBulk.toIntArray(this); }
+    /** {@return the elements in row-major order, {@code (short) getLong}} */
+    public short[] toShortArray() { return ArrayBulk.toShortArray(this); }
+    /** {@return the elements in row-major order, {@code (byte) getLong}} */
+    public byte[] toByteArray() { return ArrayBulk.toByteArray(this); }
+    /** {@return the elements in row-major order, as {@link #getBoolean(long...)} reads them} */
+    public boolean[] toBooleanArray() { return ArrayBulk.toBooleanArray(this); }
+
+    /**
+     * {@return true if {@code other} has the same element type and dimensions and the same element
+     * codes at every index, whatever the two layouts} Comparison is of the stored codes: NaNs with
+     * equal bits are equal, {@code +0} and {@code -0} differ; pred compares true/false; the spare
+     * bits of an unpacked sub-byte slot are ignored.
+     */
+    public boolean contentEquals(Array other) { return ArrayBulk.contentEquals(this, other); }
+
+    /**
+     * Copies this array's elements into {@code destination}. Arrays with the same layout (memory
+     * space aside) whose layouts describe their memory exactly are copied as bytes through the
+     * memory space provider (the non-host one, if any): this is how arrays move between memory
+     * spaces. Otherwise both must be host-accessible, and elements are copied one by one
+     * ({@code Relayout.copy} in module vector is the fast path).
+     *
+     * @throws IllegalArgumentException      if element types or dimensions differ, or the layouts differ
+     *                                       and an array is not host-accessible
+     * @throws UnsupportedOperationException if {@code destination} is read-only
+     */
+    public void copyTo(Array destination) { ArrayBulk.copyTo(this, destination.writable()); }
+
+    // ---- views -----------------------------------------------------------------------------------
+
+    /** {@return the view of indices {@code [start, end)} of dimension {@code dim}} As {@link #slice(int, long, long, long)} with step 1. */
+    public Array slice(int dim, long start, long end) { return Views.slice(this, dim, start, end, 1); }
+
+    /**
+     * {@return the view of indices {@code start, start+step, …} below {@code end} of dimension {@code dim}}
+     *
+     * @throws IndexOutOfBoundsException if {@code dim} is not a dimension or not {@code 0 <= start <= end <= size}
+     * @throws IllegalArgumentException  if {@code step < 1}, or the array is tiled and the slice is not tile-aligned
+     */
+    public Array slice(int dim, long start, long end, long step) { return Views.slice(this, dim, start, end, step); }
+
+    /**
+     * {@return the view at index {@code index} of dimension {@code dim}, that dimension dropped}
+     *
+     * @throws IndexOutOfBoundsException if {@code dim} or {@code index} is out of range
+     * @throws IllegalArgumentException  if the array is tiled and the result is not tile-aligned
+     */
+    public Array select(int dim, long index) { return Views.select(this, dim, index); }
+
+    /**
+     * {@return the view whose dimension {@code k} is this array's dimension {@code order[k]}}: a new
+     * {@code minor_to_major} (tiles, padding and strides follow), never a copy.
+     *
+     * @throws IllegalArgumentException if {@code order} is not a permutation of the dimensions
+     */
+    public Array permute(int... order) { return Views.permute(this, order); }
+
+    /**
+     * {@return the view with dimensions {@code dims} of the same elements in logical row-major order}
+     *
+     * @throws IllegalArgumentException if the element count differs, or the memory does not allow it
+     *                                  (only untiled arrays contiguous in row-major order, or unchanged dims)
+     */
+    public Array reshape(long... dims) { return Views.reshape(this, dims); }
+
+    // ---- object ----------------------------------------------------------------------------------
+
+    /** {@return the shape in a header line, then the logical values, NumPy style, with "..." for large arrays} */
+    @Override
+    public String toString() {
+        return ArrayPrinter.print(this);
+    }
+
+    // ---- helpers ---------------------------------------------------------------------------------
+
+    static long elementCountOf(long[] dims) {
+        long n = 1;
+        for (long d : dims) {
+            n *= d;
+        }
+        return n;
+    }
+
+    private static long[] nonUnit(long[] dims, long[] strides) {
+        return java.util.stream.IntStream.range(0, dims.length).filter(d -> dims[d] > 1)
+                .mapToLong(d -> strides[d]).toArray();
+    }
+
+    static <T> T requireNonNull(T t, String what) {
+        return Objects.requireNonNull(t, what);
+    }
+}

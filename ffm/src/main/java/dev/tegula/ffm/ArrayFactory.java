@@ -1,0 +1,150 @@
+package dev.tegula.ffm;
+
+import dev.tegula.core.ArrayShape;
+import dev.tegula.core.ElementType;
+import dev.tegula.core.Layout;
+import dev.tegula.core.Tile;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.Objects;
+
+/** Creation of {@link Array}s: allocation, wrapping, alignment, strides, the storage rules. */
+final class ArrayFactory {
+    /** The most a tile raises the 64-byte base alignment to. */
+    static final long MAX_TILE_ALIGNMENT = 4096;
+
+    private ArrayFactory() {
+    }
+
+    static Array allocate(Arena arena, ArrayShape shape) {
+        Objects.requireNonNull(arena, "arena");
+        checkSupported(shape);
+        long bytes = shape.bufferSize();
+        MemorySpaceProvider provider = MemorySpaces.providerFor(shape.layout().memorySpace());
+        MemorySegment segment = provider.allocate(arena, bytes, alignment(shape));
+        if (segment.byteSize() < bytes) {
+            throw new IllegalStateException("memory space provider " + provider.name() + " returned "
+                    + segment.byteSize() + " bytes for " + shape + ", which needs " + bytes);
+        }
+        Array a = new Array(segment, shape, 0, layoutStrides(shape), false, provider);
+        if (provider.isHostAccessible()) {
+            ArrayBulk.fillPadding(a);
+        }
+        return a;
+    }
+
+    static Array wrap(MemorySegment segment, ArrayShape shape) {
+        Objects.requireNonNull(segment, "segment");
+        checkSupported(shape);
+        long bytes = shape.bufferSize();
+        if (segment.byteSize() < bytes) {
+            throw new IllegalArgumentException("segment: " + segment.byteSize() + " bytes is too small for "
+                    + shape + ", which needs " + bytes + " bytes");
+        }
+        MemorySpaceProvider provider = MemorySpaces.providerFor(shape.layout().memorySpace());
+        return new Array(segment, shape, 0, layoutStrides(shape), segment.isReadOnly(), provider);
+    }
+
+    static Array wrapAddress(long address, ArrayShape shape, Arena arena, Runnable cleanup) {
+        Objects.requireNonNull(arena, "arena");
+        checkSupported(shape);
+        long bytes = shape.bufferSize();
+        if (address == 0 && bytes != 0) {
+            throw new IllegalArgumentException("address: 0 (NULL) for " + shape + ", which needs " + bytes + " bytes");
+        }
+        MemorySegment segment = MemorySegment.ofAddress(address)
+                .reinterpret(bytes, arena, cleanup == null ? null : s -> cleanup.run());
+        return wrap(segment, shape);
+    }
+
+    /** Refuses shapes whose element storage the accessors cannot read. */
+    static void checkSupported(ArrayShape shape) {
+        Objects.requireNonNull(shape, "shape");
+        ElementType t = shape.elementType();
+        long bits = shape.storageBitsPerElement();
+        boolean whole = bits == 8L * t.byteWidth();
+        boolean packed = (bits == 1 || bits == 2 || bits == 4) && bits >= t.bitWidth();
+        if (!whole && !packed) {
+            throw new IllegalArgumentException("elementSizeInBits: E(" + bits + ") for " + t + " in " + shape
+                    + " is not supported: elements take " + 8 * t.byteWidth()
+                    + " bits, or E(1|2|4) packed for sub-byte types; relayout first");
+        }
+        shape.bufferSize();   // throws IllegalArgumentException for unbounded dimensions
+    }
+
+    /** 64 bytes, or the first tile's bytes when larger (the largest power of two not above them, at most 4096). */
+    static long alignment(ArrayShape shape) {
+        Layout layout = shape.layout();
+        if (!layout.isTiled()) {
+            return 64;
+        }
+        Tile tile = layout.tiles().getFirst();
+        long n = 1;
+        for (long d : tile.dimensions()) {
+            if (d != Tile.COMBINE) {
+                n = Math.min(n * d, 1L << 32);
+            }
+        }
+        long bytes = n * shape.storageBitsPerElement() / 8;
+        return Math.max(64, Math.min(MAX_TILE_ALIGNMENT, Long.highestOneBit(Math.max(1, bytes))));
+    }
+
+    /**
+     * The slot stride of each logical dimension of an untiled layout (legacy padded sizes count as
+     * the dimension sizes), or null for a tiled one.
+     */
+    static long[] layoutStrides(ArrayShape shape) {
+        Layout layout = shape.layout();
+        if (layout.isTiled()) {
+            return null;
+        }
+        int rank = shape.rank();
+        long[] padded = layout.paddedDimensions();
+        long[] strides = new long[rank];
+        long stride = 1;
+        for (int k = 0; k < rank; k++) {
+            int d = layout.minorToMajor(k);
+            strides[d] = stride;
+            stride *= padded.length == rank ? padded[d] : shape.dimension(d);
+        }
+        return strides;
+    }
+
+    /** Row-major dense strides of {@code dims}. */
+    static long[] rowMajorStrides(long[] dims) {
+        long[] s = new long[dims.length];
+        long stride = 1;
+        for (int d = dims.length - 1; d >= 0; d--) {
+            s[d] = stride;
+            stride *= dims[d];
+        }
+        return s;
+    }
+
+    static boolean isContiguous(Array a) {
+        long n = Array.elementCountOf(a.dims);
+        if (a.strides == null) {
+            return n == a.shape.slotCount();
+        }
+        if (n == 0) {
+            return true;
+        }
+        Integer[] order = new Integer[a.dims.length];
+        for (int d = 0; d < order.length; d++) {
+            order[d] = d;
+        }
+        Arrays.sort(order, (x, y) -> Long.compare(a.strides[x], a.strides[y]));
+        long expect = 1;
+        for (int d : order) {
+            if (a.dims[d] == 1) {
+                continue;
+            }
+            if (a.strides[d] != expect) {
+                return false;
+            }
+            expect *= a.dims[d];
+        }
+        return true;
+    }
+}

@@ -1,0 +1,103 @@
+package dev.tegula.ffm;
+
+import dev.tegula.core.Addressing;
+
+/**
+ * The hot path of {@link Array}'s accessors: index to slot. Untiled arrays and strided views add
+ * {@code index · stride} from fields (ranks 1 to 4 unrolled); tiled arrays go to core's
+ * {@link Addressing}, tested with {@code instanceof} against the sealed leaves so that every call
+ * has an exact receiver type and a loop over one array never sees a megamorphic call. One
+ * {@code accessRank} comparison covers both the rank check and the host-memory check (it is -1 for
+ * memory the host cannot address); the exceptions are built in {@link Array}'s cold helpers.
+ */
+final class ArraySlots {
+    private ArraySlots() {
+    }
+
+    static long slot(Array a, long i) {
+        if (a.accessRank != 1) {
+            throw a.badAccess(i);
+        }
+        if (a.strided) {
+            if (Long.compareUnsigned(i, a.d0) >= 0) {
+                throw a.outOfBounds(i);
+            }
+            return a.elementOffset + i * a.s0;
+        }
+        return a.addressing instanceof Addressing.General g ? g.slot(i) : a.addressing.slot(i);
+    }
+
+    static long slot(Array a, long i, long j) {
+        if (a.accessRank != 2) {
+            throw a.badAccess(i, j);
+        }
+        if (a.strided) {
+            if (Long.compareUnsigned(i, a.d0) >= 0 || Long.compareUnsigned(j, a.d1) >= 0) {
+                throw a.outOfBounds(i, j);
+            }
+            return a.elementOffset + i * a.s0 + j * a.s1;
+        }
+        // instanceof on the sealed leaves: each call below has an exact receiver type (no megamorphic call)
+        if (a.addressing instanceof Addressing.Tiled2 t) {
+            return t.slot(i, j);
+        }
+        return a.addressing instanceof Addressing.General g ? g.slot(i, j) : a.addressing.slot(i, j);
+    }
+
+    static long slot(Array a, long i, long j, long k) {
+        if (a.accessRank != 3) {
+            throw a.badAccess(i, j, k);
+        }
+        if (a.strided) {
+            if (Long.compareUnsigned(i, a.d0) >= 0 || Long.compareUnsigned(j, a.d1) >= 0
+                    || Long.compareUnsigned(k, a.d2) >= 0) {
+                throw a.outOfBounds(i, j, k);
+            }
+            return a.elementOffset + i * a.s0 + j * a.s1 + k * a.s2;
+        }
+        if (a.addressing instanceof Addressing.TiledN t) {
+            return t.slot(i, j, k);
+        }
+        return a.addressing instanceof Addressing.General g ? g.slot(i, j, k) : a.addressing.slot(i, j, k);
+    }
+
+    static long slot(Array a, long i, long j, long k, long l) {
+        if (a.accessRank != 4) {
+            throw a.badAccess(i, j, k, l);
+        }
+        if (a.strided) {
+            if (Long.compareUnsigned(i, a.d0) >= 0 || Long.compareUnsigned(j, a.d1) >= 0
+                    || Long.compareUnsigned(k, a.d2) >= 0 || Long.compareUnsigned(l, a.d3) >= 0) {
+                throw a.outOfBounds(i, j, k, l);
+            }
+            return a.elementOffset + i * a.s0 + j * a.s1 + k * a.s2 + l * a.s3;
+        }
+        if (a.addressing instanceof Addressing.TiledN t) {
+            return t.slot(i, j, k, l);
+        }
+        return a.addressing instanceof Addressing.General g ? g.slot(i, j, k, l) : a.addressing.slot(i, j, k, l);
+    }
+
+    static long slot(Array a, long[] index) {
+        if (a.accessRank != index.length) {
+            throw a.badAccess(index);
+        }
+        if (a.strided) {
+            long s = a.elementOffset;
+            for (int d = 0; d < index.length; d++) {
+                if (Long.compareUnsigned(index[d], a.dims[d]) >= 0) {
+                    throw a.outOfBounds(index);
+                }
+                s += index[d] * a.strides[d];
+            }
+            return s;
+        }
+        if (a.addressing instanceof Addressing.TiledN t) {
+            return t.slot(index);
+        }
+        if (a.addressing instanceof Addressing.Tiled2 t) {
+            return t.slot(index);
+        }
+        return a.addressing instanceof Addressing.General g ? g.slot(index) : a.addressing.slot(index);
+    }
+}

@@ -1,0 +1,114 @@
+package dev.tegula.ffm;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.ServiceLoader;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The registry that maps XLA memory-space ids ({@code S(n)} in a layout) to the
+ * {@link MemorySpaceProvider} that allocates and copies their memory.
+ *
+ * <p>Lookup order for an id: providers registered with {@link #register} (most recent first), then
+ * providers found by {@link ServiceLoader} (loaded once, on first lookup, in service-file order),
+ * then {@link #host()}, which handles every id. So by default every memory space is host memory.
+ *
+ * <p>The provider of an {@link Array} is looked up once, when the array is created; registering a
+ * provider later does not change existing arrays. Thread-safe.
+ */
+public final class MemorySpaces {
+    private static final MemorySpaceProvider HOST = new Host();
+    private static final List<MemorySpaceProvider> REGISTERED = new CopyOnWriteArrayList<>();
+    private static volatile List<MemorySpaceProvider> loaded;
+
+    private MemorySpaces() {
+    }
+
+    /** {@return the host-memory provider: every id, {@code Arena.allocate}, {@code MemorySegment.copy}} */
+    public static MemorySpaceProvider host() {
+        return HOST;
+    }
+
+    /** {@return the provider for memory space {@code memorySpace}, following the lookup order above} */
+    public static MemorySpaceProvider providerFor(long memorySpace) {
+        for (MemorySpaceProvider p : REGISTERED) {
+            if (p.handles(memorySpace)) {
+                return p;
+            }
+        }
+        for (MemorySpaceProvider p : serviceProviders()) {
+            if (p.handles(memorySpace)) {
+                return p;
+            }
+        }
+        return HOST;
+    }
+
+    /**
+     * Registers a provider ahead of every earlier one and of the {@link ServiceLoader} providers.
+     *
+     * @param provider the provider
+     */
+    public static void register(MemorySpaceProvider provider) {
+        REGISTERED.addFirst(Objects.requireNonNull(provider, "provider"));
+    }
+
+    /** {@return true if {@code provider} was registered with {@link #register} and is now removed} */
+    public static boolean unregister(MemorySpaceProvider provider) {
+        return REGISTERED.remove(provider);
+    }
+
+    /** {@return the registered and the ServiceLoader providers, in lookup order (a copy; host not included)} */
+    public static List<MemorySpaceProvider> providers() {
+        List<MemorySpaceProvider> all = new ArrayList<>(REGISTERED);
+        all.addAll(serviceProviders());
+        return all;
+    }
+
+    private static List<MemorySpaceProvider> serviceProviders() {
+        List<MemorySpaceProvider> l = loaded;
+        if (l == null) {
+            synchronized (MemorySpaces.class) {
+                l = loaded;
+                if (l == null) {
+                    List<MemorySpaceProvider> found = new ArrayList<>();
+                    ServiceLoader.load(MemorySpaceProvider.class).forEach(found::add);
+                    l = List.copyOf(found);
+                    loaded = l;
+                }
+            }
+        }
+        return l;
+    }
+
+    /** Host memory: allocation from the arena (zeroed), copies with {@code MemorySegment.copy}. */
+    private static final class Host implements MemorySpaceProvider {
+        @Override
+        public boolean handles(long memorySpace) {
+            return true;
+        }
+
+        @Override
+        public MemorySegment allocate(Arena arena, long byteSize, long byteAlignment) {
+            return arena.allocate(byteSize, byteAlignment);
+        }
+
+        @Override
+        public boolean isHostAccessible() {
+            return true;
+        }
+
+        @Override
+        public void copy(MemorySegment source, MemorySegment destination, long byteSize) {
+            MemorySegment.copy(source, 0, destination, 0, byteSize);
+        }
+
+        @Override
+        public String name() {
+            return "host";
+        }
+    }
+}

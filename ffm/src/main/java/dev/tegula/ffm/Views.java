@@ -1,0 +1,276 @@
+package dev.tegula.ffm;
+
+import dev.tegula.core.Addressing;
+import dev.tegula.core.ArrayShape;
+import dev.tegula.core.Layout;
+import dev.tegula.core.SplitConfig;
+import dev.tegula.core.Tile;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.stream.IntStream;
+
+/**
+ * The views of {@link Array}: slice, select, permute, reshape. No data moves; a view shares its
+ * parent's segment (tiled views: a slice of it) and arena.
+ *
+ * <p>Untiled arrays give strided views (offset and slot strides, like DLPack). Tiled arrays give
+ * views only where the tiling survives: permuting dimensions (a new {@code minor_to_major}), and
+ * selecting or slicing a dimension when every physically more major dimension has size 1 and
+ * either no tile reaches the dimension, or it is the tile-row dimension of a two-dimensional
+ * minor tiling ({@code T(a,b)}, optionally {@code (c,1)}) and the slice starts at a multiple of
+ * {@code a} and ends at one or at the dimension's end. The view is then a tiled array of the same
+ * layout over a slice of the segment ({@code L(n)} is dropped when its tail would not fit).
+ */
+final class Views {
+    private Views() {
+    }
+
+    static Array slice(Array a, int dim, long start, long end, long step) {
+        checkDim(a, dim);
+        long size = a.dims[dim];
+        if (start < 0 || start > end || end > size) {
+            throw new IndexOutOfBoundsException("slice [" + start + ", " + end + ") of dimension " + dim + " is out of "
+                    + "bounds for " + a.shape.toStringWithoutLayout());
+        }
+        if (step < 1) {
+            throw new IllegalArgumentException("step: must be >= 1, got " + step);
+        }
+        long n = (end - start + step - 1) / step;
+        long[] dims = a.dims.clone();
+        dims[dim] = n;
+        if (a.strides != null) {
+            long[] st = a.strides.clone();
+            long offset = a.elementOffset() + (n == 0 ? 0 : start * st[dim]);
+            st[dim] *= step;
+            return strided(a, dims, offset, st);
+        }
+        if (step != 1 && n > 1) {
+            throw notTileAligned(a, "a slice with step " + step + " of dimension " + dim);
+        }
+        int p = position(a, dim);
+        boolean ok = majorAreUnit(a, p) && (p < untouchedPositions(a.shape.layout(), a.dims.length)
+                || tileRowAligned(a, p, start, end, size));
+        if (!ok) {
+            throw notTileAligned(a, "slice [" + start + ", " + end + ") of dimension " + dim);
+        }
+        return tiledView(a, dims, a.shape.layout(), start < size ? start : 0, dim);
+    }
+
+    static Array select(Array a, int dim, long index) {
+        checkDim(a, dim);
+        if (index < 0 || index >= a.dims[dim]) {
+            throw new IndexOutOfBoundsException("index " + index + " of dimension " + dim + " is out of bounds for "
+                    + a.shape.toStringWithoutLayout());
+        }
+        long[] dims = remove(a.dims, dim);
+        if (a.strides != null) {
+            return strided(a, dims, a.elementOffset() + index * a.strides[dim], remove(a.strides, dim));
+        }
+        int p = position(a, dim);
+        Layout l = a.shape.layout();
+        if (!majorAreUnit(a, p) || p >= untouchedPositions(l, a.dims.length) || !l.splitConfigs().isEmpty()) {
+            throw notTileAligned(a, "selecting index " + index + " of dimension " + dim);
+        }
+        int[] m2m = IntStream.of(l.minorToMajor()).filter(d -> d != dim).map(d -> d > dim ? d - 1 : d).toArray();
+        long[] padded = l.hasPaddedDimensions() ? remove(l.paddedDimensions(), dim) : null;
+        return tiledView(a, dims, relabel(l, m2m, padded), index, dim);
+    }
+
+    static Array permute(Array a, int[] order) {
+        int rank = a.dims.length;
+        int[] inverse = new int[rank];
+        Arrays.fill(inverse, -1);
+        if (order.length != rank) {
+            throw new IllegalArgumentException("order: " + Arrays.toString(order) + " is not a permutation of the "
+                    + rank + " dimensions of " + a.shape);
+        }
+        for (int k = 0; k < rank; k++) {
+            if (order[k] < 0 || order[k] >= rank || inverse[order[k]] >= 0) {
+                throw new IllegalArgumentException("order: " + Arrays.toString(order) + " is not a permutation of the "
+                        + rank + " dimensions of " + a.shape);
+            }
+            inverse[order[k]] = k;
+        }
+        long[] dims = new long[rank];
+        boolean[] dynamic = new boolean[rank];
+        long[] strides = a.strides == null ? null : new long[rank];
+        for (int k = 0; k < rank; k++) {
+            dims[k] = a.dims[order[k]];
+            dynamic[k] = a.shape.isDynamicDimension(order[k]);
+            if (strides != null) {
+                strides[k] = a.strides[order[k]];
+            }
+        }
+        if (strides != null && !a.exactLayout) {
+            return strided(a, dims, a.elementOffset(), strides);
+        }
+        Layout l = a.shape.layout();
+        int[] m2m = IntStream.of(l.minorToMajor()).map(d -> inverse[d]).toArray();
+        long[] padded = null;
+        if (l.hasPaddedDimensions()) {
+            long[] old = l.paddedDimensions();
+            padded = IntStream.of(order).mapToLong(d -> old[d]).toArray();
+        }
+        ArrayShape shape = ArrayShape.ofDynamic(a.type, dims, dynamic).withLayout(relabel(l, m2m, padded));
+        return new Array(a.segment, shape, a.elementOffset(), strides, a.isReadOnly(), a.provider);
+    }
+
+    static Array reshape(Array a, long[] dims) {
+        long n = 1;
+        for (long d : dims) {
+            if (d < 0) {
+                throw new IllegalArgumentException("dims: negative size in " + Arrays.toString(dims));
+            }
+            n = Math.multiplyExact(n, d);
+        }
+        if (n != Array.elementCountOf(a.dims)) {
+            throw new IllegalArgumentException("dims: " + Arrays.toString(dims) + " hold " + n + " elements, "
+                    + a.shape + " has " + Array.elementCountOf(a.dims));
+        }
+        if (Arrays.equals(dims, a.dims)) {
+            return a;
+        }
+        if (a.strides == null || !(n == 0 || rowMajorContiguous(a))) {
+            throw new IllegalArgumentException("reshape of " + a.shape + " to " + Arrays.toString(dims)
+                    + " needs an untiled array contiguous in row-major order: relayout first "
+                    + "(Relayout.to in module vector)");
+        }
+        Layout base = a.shape.layout();
+        Layout l = Layout.rowMajor(dims.length).withElementSizeInBits(base.elementSizeInBits())
+                .withMemorySpace(base.memorySpace());
+        ArrayShape shape = ArrayShape.of(a.type, dims).withLayout(l);
+        return new Array(a.segment, shape, a.elementOffset(), ArrayFactory.rowMajorStrides(dims), a.isReadOnly(),
+                a.provider);
+    }
+
+    // ---- strided ---------------------------------------------------------------------------------
+
+    /** A strided view; its layout orders the dimensions by decreasing stride (ties: row-major). */
+    private static Array strided(Array a, long[] dims, long offset, long[] strides) {
+        int[] m2m = IntStream.range(0, dims.length).boxed()
+                .sorted(Comparator.<Integer>comparingLong(d -> strides[d]).thenComparing(d -> -d))
+                .mapToInt(Integer::intValue).toArray();
+        Layout base = a.shape.layout();
+        Layout l = Layout.of(m2m).withElementSizeInBits(base.elementSizeInBits()).withMemorySpace(base.memorySpace());
+        ArrayShape shape = ArrayShape.of(a.type, dims).withLayout(l);
+        return new Array(a.segment, shape, offset, strides, a.isReadOnly(), a.provider);
+    }
+
+    private static boolean rowMajorContiguous(Array a) {
+        long[] rm = ArrayFactory.rowMajorStrides(a.dims);
+        for (int d = 0; d < a.dims.length; d++) {
+            if (a.dims[d] > 1 && a.strides[d] != rm[d]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // ---- tiled -----------------------------------------------------------------------------------
+
+    /**
+     * A tiled view of the same tiling starting at the element whose coordinate {@code dim} is
+     * {@code start} (others 0): a new array over the segment slice from that element's slot.
+     */
+    private static Array tiledView(Array a, long[] dims, Layout layout, long start, int dim) {
+        long offsetSlots = 0;
+        if (start > 0) {
+            long[] e = new long[a.dims.length];
+            e[dim] = start;
+            offsetSlots = a.shape.linearIndex(e);
+        }
+        long bits = a.shape.storageBitsPerElement();
+        if ((offsetSlots * bits & 7) != 0) {
+            throw notTileAligned(a, "a view starting at bit " + offsetSlots * bits + " (not a byte boundary)");
+        }
+        long offsetBytes = offsetSlots * bits / 8;
+        long room = a.segment.byteSize() - offsetBytes;
+        ArrayShape shape = ArrayShape.of(a.type, dims).withLayout(layout);
+        if (shape.bufferSize() > room) {
+            shape = shape.withLayout(layout.withTailPaddingAlignment(1));
+        }
+        MemorySegment segment = a.segment.asSlice(offsetBytes, shape.bufferSize());
+        return new Array(segment, shape, 0, null, a.isReadOnly(), a.provider);
+    }
+
+    /**
+     * The number of leading physical positions that no tile reaches: the index map is row-major over
+     * them, with the tiled remainder as the innermost block.
+     */
+    static int untouchedPositions(Layout layout, int rank) {
+        int len = rank;
+        int untouched = rank;
+        for (Tile t : layout.tiles()) {
+            int k = t.rank();
+            if (k >= len) {
+                return 0;
+            }
+            untouched = Math.min(untouched, len - k);
+            int stars = (int) Arrays.stream(t.dimensions()).filter(x -> x == Tile.COMBINE).count();
+            len = len - stars + (k - stars);
+        }
+        return untouched;
+    }
+
+    private static boolean tileRowAligned(Array a, int p, long start, long end, long size) {
+        Addressing ad = a.addressing();
+        if (!(ad instanceof Addressing.Tiled2 || ad instanceof Addressing.TiledN) || p != a.dims.length - 2) {
+            return false;
+        }
+        Tile first = a.shape.layout().tiles().getFirst();
+        if (first.rank() != 2) {
+            return false;
+        }
+        long rows = first.dimension(0);
+        return start % rows == 0 && (end % rows == 0 || end == size);
+    }
+
+    private static boolean majorAreUnit(Array a, int p) {
+        Layout l = a.shape.layout();
+        for (int q = 0; q < p; q++) {
+            if (a.dims[l.major(q)] != 1) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int position(Array a, int dim) {
+        Layout l = a.shape.layout();
+        for (int p = 0; p < a.dims.length; p++) {
+            if (l.major(p) == dim) {
+                return p;
+            }
+        }
+        throw new IllegalStateException("dimension " + dim + " not in " + l);
+    }
+
+    /** The layout {@code l} with another {@code minor_to_major} (and padded dimensions), every other field kept. */
+    static Layout relabel(Layout l, int[] m2m, long[] padded) {
+        Layout r = Layout.of(m2m).withTiles(l.tiles()).withTailPaddingAlignment(l.tailPaddingAlignment())
+                .withElementSizeInBits(l.elementSizeInBits()).withMemorySpace(l.memorySpace())
+                .withSplitConfigs(l.splitConfigs().toArray(new SplitConfig[0]))
+                .withDynamicShapeMetadataPrefixBytes(l.dynamicShapeMetadataPrefixBytes());
+        return padded == null ? r : r.withPaddedDimensions(l.paddingValue(), padded);
+    }
+
+    private static void checkDim(Array a, int dim) {
+        if (dim < 0 || dim >= a.dims.length) {
+            throw new IndexOutOfBoundsException("dimension " + dim + " is out of bounds for "
+                    + a.shape.toStringWithoutLayout() + " (rank " + a.dims.length + ")");
+        }
+    }
+
+    private static long[] remove(long[] v, int i) {
+        long[] r = new long[v.length - 1];
+        System.arraycopy(v, 0, r, 0, i);
+        System.arraycopy(v, i + 1, r, i, v.length - i - 1);
+        return r;
+    }
+
+    private static IllegalArgumentException notTileAligned(Array a, String what) {
+        return new IllegalArgumentException(what + " of " + a.shape + " does not stay tile-aligned: relayout "
+                + "first (Relayout.to in module vector), e.g. to a row-major layout, then take the view");
+    }
+}

@@ -1,0 +1,140 @@
+package dev.tegula.jmh;
+
+import dev.tegula.core.ArrayShape;
+import dev.tegula.core.Shape;
+import dev.tegula.ffm.Array;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Reads a 1024×1024 f32 array by index through {@link Array#getFloat(long, long)} and, over the same
+ * segment, through a hand-written index formula for its layout ({@code *Hand}). The goal (issue 3):
+ * row-major and column-major within 1.5× of the hand-written loop, {@code T(8,128)} within 2×.
+ * Both loops visit elements in logical row-major order. {@code polluted} first runs the accessor over
+ * arrays of six other layout families and element types in the same JVM, so a megamorphic call in
+ * the accessor would show up as a slowdown.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class ArrayReadBench {
+    static final int N = 1024;
+
+    @Param({"rowMajor", "columnMajor", "tiled"})
+    public String layout;
+
+    @Param({"false", "true"})
+    public boolean polluted;
+
+    private Arena arena;
+    private Array array;
+    private MemorySegment segment;
+
+    @Setup
+    public void setup() {
+        arena = Arena.ofShared();
+        String text = switch (layout) {
+            case "rowMajor" -> "f32[1024,1024]{1,0}";
+            case "columnMajor" -> "f32[1024,1024]{0,1}";
+            default -> "f32[1024,1024]{1,0:T(8,128)}";
+        };
+        array = Array.allocate(arena, (ArrayShape) Shape.parse(text));
+        float[] v = new float[N * N];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = i & 1023;
+        }
+        array.copyFrom(v);
+        segment = array.segment();
+        if (polluted) {
+            pollute();
+        }
+    }
+
+    /** Runs the accessors over other layouts and types so that their call sites see many kinds. */
+    private void pollute() {
+        String[] others = {"f32[64,64]{1,0}", "f32[64,64]{0,1}", "f32[64,64]{1,0:T(8,128)}",
+            "bf16[64,256]{1,0:T(8,128)(2,1)}", "s4[64,64]{1,0:E(4)}", "f16[64,64]{0,1:T(2,2)}",
+            "u8[8,64,64]{2,1,0}"};
+        double sink = 0;
+        for (int round = 0; round < 200; round++) {
+            for (String t : others) {
+                Array a = Array.allocate(arena, (ArrayShape) Shape.parse(t));
+                Array b = a.shape().rank() == 3 ? a.select(0, 1) : a.permute(1, 0).permute(1, 0);
+                sink += (a.shape().rank() == 2 ? sum(a) : 0) + sum(b);
+            }
+        }
+        if (sink == 42) {
+            System.out.println(sink);
+        }
+    }
+
+    private static float sum(Array a) {
+        long rows = a.shape().dimension(0);
+        long cols = a.shape().dimension(1);
+        float s = 0;
+        for (long i = 0; i < rows; i++) {
+            for (long j = 0; j < cols; j++) {
+                s += a.getFloat(i, j);
+            }
+        }
+        return s;
+    }
+
+    @TearDown
+    public void tearDown() {
+        arena.close();
+    }
+
+    @Benchmark
+    public float accessor() {
+        return sum(array);
+    }
+
+    @Benchmark
+    public float hand() {
+        MemorySegment seg = segment;
+        float s = 0;
+        switch (layout) {
+            case "rowMajor" -> {
+                for (long i = 0; i < N; i++) {
+                    for (long j = 0; j < N; j++) {
+                        s += seg.getAtIndex(ValueLayout.JAVA_FLOAT, i * N + j);
+                    }
+                }
+            }
+            case "columnMajor" -> {
+                for (long i = 0; i < N; i++) {
+                    for (long j = 0; j < N; j++) {
+                        s += seg.getAtIndex(ValueLayout.JAVA_FLOAT, j * N + i);
+                    }
+                }
+            }
+            default -> {
+                for (long i = 0; i < N; i++) {
+                    for (long j = 0; j < N; j++) {   // T(8,128): 8 tiles across, 1024 slots a tile
+                        s += seg.getAtIndex(ValueLayout.JAVA_FLOAT,
+                                ((i >> 3) * 8 + (j >> 7)) * 1024 + (i & 7) * 128 + (j & 127));
+                    }
+                }
+            }
+        }
+        return s;
+    }
+}
