@@ -1,6 +1,10 @@
 package dev.tegula.vector;
 
 import dev.tegula.core.ArrayShape;
+import dev.tegula.core.Layout;
+import dev.tegula.ffm.Array;
+import java.lang.foreign.Arena;
+import java.util.concurrent.ExecutorService;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -51,6 +55,115 @@ public final class Relayout {
             CACHE.put(key, p);
         }
         return p;
+    }
+
+    /**
+     * {@return the plan for these two arrays} Dense arrays share the cached plan of their shapes;
+     * strided views (slices with steps, selections, permuted views) get a plan that knows their
+     * element offsets and strides.
+     */
+    public static RelayoutPlan plan(Array src, Array dst) {
+        boolean srcDense = isDense(src);
+        boolean dstDense = isDense(dst);
+        if (srcDense && dstDense) {
+            return plan(src.shape(), dst.shape());
+        }
+        Side srcSide = srcDense ? Side.of(src.shape()) : Side.strided(src.shape().dimensions(), src.elementOffset(),
+                src.elementStrides());
+        Side dstSide = dstDense ? null : Side.strided(dst.shape().dimensions(), dst.elementOffset(),
+                dst.elementStrides());
+        return new RelayoutPlan(src.shape(), dst.shape(), srcSide, dstSide, srcDense ? null : srcSide, dstSide);
+    }
+
+    /**
+     * Copies {@code src} into {@code dst}: same dimensions, any two layouts, converting the element
+     * type when the two differ (floats round to nearest even; see {@code docs/relayout.md}).
+     * Destination padding slots get the destination layout's padding value.
+     *
+     * @throws IllegalArgumentException      if the dimensions differ or the types cannot be converted
+     * @throws IllegalStateException         if an array is not host-addressable or its arena is closed
+     * @throws WrongThreadException          if an array's confined arena belongs to another thread
+     * @throws UnsupportedOperationException if {@code dst} is read-only
+     */
+    public static void copy(Array src, Array dst) {
+        plan(src, dst).execute(src, dst);
+    }
+
+    /**
+     * Like {@link #copy(Array, Array)}, sharing large work between up to {@code parallelism} tasks
+     * of {@code executor} when both arrays' arenas allow other threads (shared or global arenas);
+     * otherwise on the calling thread.
+     */
+    public static void copy(Array src, Array dst, ExecutorService executor, int parallelism) {
+        plan(src, dst).execute(src, dst, executor, parallelism);
+    }
+
+    /**
+     * {@return a new array in {@code arena} holding {@code src} in {@code layout}}
+     *
+     * @throws IllegalArgumentException if the layout does not fit the array's dimensions
+     */
+    public static Array to(Array src, Layout layout, Arena arena) {
+        ArrayShape target = ArrayShape.ofDynamic(src.shape().elementType(), src.shape().dimensions(),
+                dynamicFlags(src.shape())).withLayout(layout);
+        Array dst = Array.allocate(arena, target);
+        copy(src, dst);
+        return dst;
+    }
+
+    /**
+     * {@return a new array in {@code arena} holding {@code src} converted to {@code target}'s element
+     * type and layout} {@code target} must have the same dimensions.
+     */
+    public static Array to(Array src, ArrayShape target, Arena arena) {
+        Array dst = Array.allocate(arena, target);
+        copy(src, dst);
+        return dst;
+    }
+
+    private static boolean[] dynamicFlags(ArrayShape s) {
+        boolean[] f = new boolean[s.rank()];
+        for (int d = 0; d < f.length; d++) {
+            f[d] = s.isDynamicDimension(d);
+        }
+        return f;
+    }
+
+    /** {@return true if the array is its layout's whole buffer at offset 0 (not a strided view)} */
+    static boolean isDense(Array a) {
+        long[] strides = a.elementStrides();
+        if (strides == null) {
+            return true;   // tiled arrays and tiled views are dense over their segment
+        }
+        if (a.elementOffset() != 0) {
+            return false;
+        }
+        ArrayShape s = a.shape();
+        for (int d = 0; d < strides.length; d++) {
+            long[] unit = new long[s.rank()];
+            if (s.dimension(d) < 2) {
+                continue;
+            }
+            unit[d] = 1;
+            if (s.linearIndex(unit) != strides[d]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static void checkArrays(Array src, Array dst) {
+        if (!src.isHostAccessible()) {
+            throw new IllegalStateException("src: memory space S(" + src.shape().layout().memorySpace()
+                    + ") is not host-addressable; copy it to host memory through its provider first");
+        }
+        if (!dst.isHostAccessible()) {
+            throw new IllegalStateException("dst: memory space S(" + dst.shape().layout().memorySpace()
+                    + ") is not host-addressable");
+        }
+        if (dst.isReadOnly()) {
+            throw new UnsupportedOperationException("dst: the destination array is read-only");
+        }
     }
 
     /** Checks that a relayout between these shapes is defined. */

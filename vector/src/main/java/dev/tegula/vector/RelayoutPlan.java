@@ -3,6 +3,7 @@ package dev.tegula.vector;
 import dev.tegula.core.Addressing;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
+import dev.tegula.ffm.Array;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -34,8 +35,16 @@ public final class RelayoutPlan {
     private final int elementBytes;
     private final boolean prefill;
     private final long padBits;
+    /** Strided sides when the plan was made for views (null for dense layouts). */
+    private final Side srcView;
+    private final Side dstView;
 
     RelayoutPlan(ArrayShape from, ArrayShape to, Side srcSide) {
+        this(from, to, srcSide, null, null, null);
+    }
+
+    /** A plan for arrays that may be strided views: {@code srcView}/{@code dstView} non-null give their strides. */
+    RelayoutPlan(ArrayShape from, ArrayShape to, Side srcSide, Side dstSideOverride, Side srcView, Side dstView) {
         Relayout.checkCompatible(from, to);
         this.from = from;
         this.to = to;
@@ -43,14 +52,17 @@ public final class RelayoutPlan {
         long tb = to.storageBitsPerElement();
         List<LoopNest> n = null;
         if (from.elementType() == to.elementType() && fb == tb && fb >= 8) {
-            Side dstSide = Side.of(to);
+            Side dstSide = dstSideOverride != null ? dstSideOverride : Side.of(to);
             if (srcSide != null && dstSide != null) {
                 n = DigitPlanner.plan(srcSide, dstSide);
             }
         }
         this.nests = n;
         this.elementBytes = (int) (tb / 8);
-        this.prefill = to.slotCount() > to.elementCount() || (tb < 8 && (to.slotCount() * tb) % 8 != 0);
+        this.srcView = srcView;
+        this.dstView = dstView;
+        this.prefill = dstView == null
+                && (to.slotCount() > to.elementCount() || (tb < 8 && (to.slotCount() * tb) % 8 != 0));
         this.padBits = RawElements.paddingBits(to.elementType(), to.layout().paddingValue());
     }
 
@@ -104,23 +116,47 @@ public final class RelayoutPlan {
             fillPadding(dst);
         }
         if (nests == null) {
-            general(src, Addressing.of(from), null, 0, dst);
+            general(src, Addressing.of(from), dst);
             return;
         }
         runNests(src, dst, executor, parallelism);
     }
 
-    /** Strided source: element e at slot offset + Σ e·strides of {@code src}. */
-    void executeStrided(MemorySegment src, long offset, long[] strides, MemorySegment dst) {
-        checkSize("dst", dst, to.bufferSize());
-        if (prefill) {
-            fillPadding(dst);
+    /**
+     * Relayouts {@code src} into {@code dst}, which must have this plan's shapes (views included:
+     * a plan made by {@link Relayout#plan(Array, Array)} knows their strides).
+     *
+     * @throws IllegalArgumentException      if the arrays' shapes are not the plan's
+     * @throws IllegalStateException         if an array is not host-addressable or its arena is closed
+     * @throws UnsupportedOperationException if {@code dst} is read-only
+     */
+    public void execute(Array src, Array dst) {
+        execute(src, dst, null, 1);
+    }
+
+    /** Like {@link #execute(Array, Array)}, sharing the work as {@link #execute(MemorySegment, MemorySegment, ExecutorService, int)} does. */
+    public void execute(Array src, Array dst, ExecutorService executor, int parallelism) {
+        Relayout.checkArrays(src, dst);
+        if (!src.shape().equalsIgnoringLayout(from) || !dst.shape().equalsIgnoringLayout(to)) {
+            throw new IllegalArgumentException("arrays " + src.shape() + " -> " + dst.shape() + " do not fit the plan "
+                    + from + " -> " + to);
         }
-        if (nests == null) {
-            general(src, null, strides, offset, dst);
+        if (srcView == null && dstView == null) {
+            execute(src.segment(), dst.segment(), executor, parallelism);
             return;
         }
-        runNests(src, dst, null, 1);
+        MemorySegment d = dst.segment();
+        if (dstView == null) {
+            checkSize("dst", d, to.bufferSize());
+            if (prefill) {
+                fillPadding(d);
+            }
+        }
+        if (nests == null) {
+            general(src.segment(), src, dst.segment(), dst);
+            return;
+        }
+        runNests(src.segment(), d, executor, parallelism);
     }
 
     private void runNests(MemorySegment src, MemorySegment dst, ExecutorService executor, int parallelism) {
@@ -183,8 +219,32 @@ public final class RelayoutPlan {
         }
     }
 
+    /** The general kernel for arrays that may be views: slots come from each array. */
+    private void general(MemorySegment src, Array srcArray, MemorySegment dst, Array dstArray) {
+        ElementType ft = from.elementType();
+        ElementType tt = to.elementType();
+        long fb = from.storageBitsPerElement();
+        long tb = to.storageBitsPerElement();
+        long[] dims = to.dimensions();
+        if (to.elementCount() == 0) {
+            return;
+        }
+        long[] idx = new long[dims.length];
+        while (true) {
+            ReferenceRelayout.copyElement(src, srcArray.slotOf(idx), fb, ft, dst, dstArray.slotOf(idx), tb, tt);
+            int d = dims.length - 1;
+            while (d >= 0 && ++idx[d] == dims[d]) {
+                idx[d] = 0;
+                d--;
+            }
+            if (d < 0) {
+                return;
+            }
+        }
+    }
+
     /** The general kernel: every logical index, row-major, through the address calculators. */
-    private void general(MemorySegment src, Addressing srcAddr, long[] srcStrides, long srcOffset, MemorySegment dst) {
+    private void general(MemorySegment src, Addressing srcAddr, MemorySegment dst) {
         Addressing dstAddr = Addressing.of(to);
         ElementType ft = from.elementType();
         ElementType tt = to.elementType();
@@ -197,16 +257,7 @@ public final class RelayoutPlan {
         }
         long[] idx = new long[rank];
         while (true) {
-            long fs;
-            if (srcAddr != null) {
-                fs = srcAddr.slot(idx);
-            } else {
-                fs = srcOffset;
-                for (int d = 0; d < rank; d++) {
-                    fs += idx[d] * srcStrides[d];
-                }
-            }
-            ReferenceRelayout.copyElement(src, fs, fb, ft, dst, dstAddr.slot(idx), tb, tt);
+            ReferenceRelayout.copyElement(src, srcAddr.slot(idx), fb, ft, dst, dstAddr.slot(idx), tb, tt);
             int d = rank - 1;
             while (d >= 0 && ++idx[d] == dims[d]) {
                 idx[d] = 0;
