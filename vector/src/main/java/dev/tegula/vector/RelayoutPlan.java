@@ -35,6 +35,8 @@ public final class RelayoutPlan {
     private final int elementBytes;
     private final boolean prefill;
     private final long padBits;
+    /** 1: pack 8-bit to E(4); -1: unpack E(4) to 8-bit; 0: neither. */
+    private final int pack;
     /** Strided sides when the plan was made for views (null for dense layouts). */
     private final Side srcView;
     private final Side dstView;
@@ -58,12 +60,27 @@ public final class RelayoutPlan {
             }
         }
         this.nests = n;
+        this.pack = srcView == null && dstView == null ? packDirection(from, to) : 0;
         this.elementBytes = (int) (tb / 8);
         this.srcView = srcView;
         this.dstView = dstView;
         this.prefill = dstView == null
                 && (to.slotCount() > to.elementCount() || (tb < 8 && (to.slotCount() * tb) % 8 != 0));
         this.padBits = RawElements.paddingBits(to.elementType(), to.layout().paddingValue());
+    }
+
+    /** {@return 1 or -1 when the layouts differ only in E(4) vs one byte per element and have no padding} */
+    private static int packDirection(ArrayShape from, ArrayShape to) {
+        if (from.elementType() != to.elementType() || from.elementType().bitWidth() != 4
+                || from.slotCount() != from.elementCount() || to.slotCount() != to.elementCount()) {
+            return 0;
+        }
+        long fb = from.storageBitsPerElement();
+        long tb = to.storageBitsPerElement();
+        if (!from.layout().withElementSizeInBits(0).equals(to.layout().withElementSizeInBits(0))) {
+            return 0;
+        }
+        return fb == 8 && tb == 4 ? 1 : fb == 4 && tb == 8 ? -1 : 0;
     }
 
     /** {@return the source shape} */
@@ -78,11 +95,14 @@ public final class RelayoutPlan {
 
     /** {@return true if this plan runs the strided/transpose kernels, false if it walks elements one by one} */
     public boolean isFast() {
-        return nests != null;
+        return nests != null || pack != 0;
     }
 
     /** {@return a one-line description of the loop nests (for diagnostics and the benchmark report)} */
     public String describe() {
+        if (pack != 0) {
+            return pack > 0 ? "pack to E(4)" : "unpack from E(4)";
+        }
         return nests == null ? "general element walk" : DigitPlanner.describe(nests);
     }
 
@@ -115,11 +135,36 @@ public final class RelayoutPlan {
         if (prefill) {
             fillPadding(dst);
         }
+        if (pack != 0) {
+            runPack(src, dst, executor, parallelism);
+            return;
+        }
         if (nests == null) {
             general(src, Addressing.of(from), dst);
             return;
         }
         runNests(src, dst, executor, parallelism);
+    }
+
+    private void runPack(MemorySegment src, MemorySegment dst, ExecutorService executor, int parallelism) {
+        long n = from.elementCount();
+        boolean signed = from.elementType().isIntegral() && !from.elementType().isUnsigned();
+        boolean parallel = executor != null && parallelism > 1 && n >= MIN_PARALLEL_BYTES
+                && Relayout.sharable(src) && Relayout.sharable(dst);
+        int tasks = parallel ? parallelism : 1;
+        List<Future<?>> futures = new ArrayList<>();
+        for (int k = 0; k < tasks; k++) {
+            long lo = (n * k / tasks) & ~127L;
+            long hi = k == tasks - 1 ? n : (n * (k + 1) / tasks) & ~127L;
+            Runnable r = pack > 0 ? () -> PackKernels.pack4(src, dst, n, lo, hi)
+                    : () -> PackKernels.unpack4(src, dst, n, lo, hi, signed);
+            if (k == tasks - 1) {
+                r.run();
+            } else {
+                futures.add(executor.submit(r));
+            }
+        }
+        Relayout.await(futures);
     }
 
     /**

@@ -91,6 +91,25 @@ class RelayoutProperties {
         }
     }
 
+    @Test
+    void packingKernelsMatchReference() {
+        for (String t : new String[] {"s4", "u4", "f4e2m1fn", "s2"}) {
+            for (String dims : new String[] {"[1000]", "[7,129]", "[3,64]", "[1]"}) {
+                ArrayShape packed = (ArrayShape) Shape.parse(t + dims + (dims.contains(",") ? "{1,0:E(4)}" : "{0:E(4)}"));
+                ArrayShape bytes = (ArrayShape) Shape.parse(t + dims);
+                if (t.equals("s2") || t.equals("f4e2m1fn")) {
+                    check(bytes, packed);
+                    check(packed, bytes);
+                    continue;
+                }
+                assertTrue(Relayout.plan(bytes, packed).isFast(), packed.toString());
+                assertTrue(Relayout.plan(packed, bytes).isFast(), packed.toString());
+                check(bytes, packed);
+                check(packed, bytes);
+            }
+        }
+    }
+
     static void check(ArrayShape from, ArrayShape to) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment src = arena.allocate(Math.max(1, from.bufferSize()));

@@ -1,0 +1,69 @@
+package dev.tegula.vector;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.ShortVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * Packing and unpacking of 4-bit elements between one-per-byte storage and {@code E(4)} (two per
+ * byte, element 0 in the low nibble), for arrays whose layouts differ only in {@code E(n)}.
+ * Unpacking sign-extends signed types (s4 -1: packed 0xF, unpacked 0xFF) and zero-extends the
+ * others, as {@link ReferenceRelayout} does. Stateless and thread-safe.
+ */
+final class PackKernels {
+    private PackKernels() {
+    }
+
+    private static final VectorSpecies<Short> S256 = ShortVector.SPECIES_256;
+    private static final VectorSpecies<Byte> B128 = ByteVector.SPECIES_128;
+    private static final VectorSpecies<Byte> B256 = ByteVector.SPECIES_256;
+    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
+    private static final boolean VECTOR = Kernels.VECTOR && ShortVector.SPECIES_PREFERRED.vectorBitSize() >= 256;
+
+    /** Packs {@code [from, to)} of {@code n} one-per-byte elements into nibbles (from even). */
+    static void pack4(MemorySegment src, MemorySegment dst, long n, long from, long to) {
+        long i = from;
+        if (VECTOR) {
+            for (; i + 32 <= to; i += 32) {
+                ShortVector s = ByteVector.fromMemorySegment(B256, src, i, LE).reinterpretAsShorts();
+                ShortVector packed = s.and((short) 0x000F).or(s.lanewise(VectorOperators.LSHR, 4).and((short) 0x00F0));
+                packed.convertShape(VectorOperators.S2B, B128, 0).intoMemorySegment(dst, i >>> 1, LE);
+            }
+        }
+        for (; i < to; i += 2) {
+            int lo = src.get(ValueLayout.JAVA_BYTE, i) & 0xF;
+            int hi = i + 1 < n ? src.get(ValueLayout.JAVA_BYTE, i + 1) & 0xF : 0;
+            dst.set(ValueLayout.JAVA_BYTE, i >>> 1, (byte) (lo | (hi << 4)));
+        }
+    }
+
+    /** Unpacks {@code [from, to)} of {@code n} nibble-packed elements into one byte each (from even). */
+    static void unpack4(MemorySegment src, MemorySegment dst, long n, long from, long to, boolean signed) {
+        long i = from;
+        if (VECTOR) {
+            for (; i + 32 <= to; i += 32) {
+                ShortVector x = ByteVector.fromMemorySegment(B128, src, i >>> 1, LE)
+                        .convertShape(VectorOperators.B2S, S256, 0).reinterpretAsShorts();
+                ShortVector lo = x.and((short) 0xF);
+                ShortVector hi = x.lanewise(VectorOperators.ASHR, 4).and((short) 0xF);
+                if (signed) {
+                    lo = lo.lanewise(VectorOperators.XOR, (short) 8).sub((short) 8).and((short) 0xFF);
+                    hi = hi.lanewise(VectorOperators.XOR, (short) 8).sub((short) 8);
+                }
+                lo.or(hi.lanewise(VectorOperators.LSHL, 8)).reinterpretAsBytes().intoMemorySegment(dst, i, LE);
+            }
+        }
+        for (; i < to; i++) {
+            int b = src.get(ValueLayout.JAVA_BYTE, i >>> 1);
+            int v = (b >>> ((i & 1) * 4)) & 0xF;
+            if (signed) {
+                v = (v ^ 8) - 8;
+            }
+            dst.set(ValueLayout.JAVA_BYTE, i, (byte) v);
+        }
+    }
+}
