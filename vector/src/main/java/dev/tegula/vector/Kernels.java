@@ -5,6 +5,8 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.ShortVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -37,31 +39,36 @@ final class Kernels {
     static final boolean VECTOR = !Boolean.getBoolean("tegula.relayout.scalar")
             && IntVector.SPECIES_PREFERRED.vectorBitSize() >= 256;
 
-    private static final IntVector[] I_IDX = new IntVector[6];
-    private static final ShortVector[] S_IDX = new ShortVector[6];
+    /*
+     * The 8x8 transpose swaps bit k of the row index with bit k of the column index for k = 0, 1, 2:
+     * for each pair of rows (a, b = a + 2^k), a' takes b's lanes shifted right by 2^k where bit k of
+     * the lane is set, and b' takes a's lanes shifted left where it is clear. Each half is one
+     * constant lane permutation and one blend (two-vector selectFrom is emulated on AVX2 and slower).
+     */
+    private static final VectorShuffle<Integer> I_R0 = shuffle(I8, -1, 0);
+    private static final VectorShuffle<Integer> I_L0 = shuffle(I8, 1, 0);
+    private static final VectorMask<Integer> I_M0 = mask(I8, 0);
+    private static final VectorShuffle<Integer> I_R1 = shuffle(I8, -1, 1);
+    private static final VectorShuffle<Integer> I_L1 = shuffle(I8, 1, 1);
+    private static final VectorMask<Integer> I_M1 = mask(I8, 1);
+    private static final VectorShuffle<Integer> I_R2 = shuffle(I8, -1, 2);
+    private static final VectorShuffle<Integer> I_L2 = shuffle(I8, 1, 2);
+    private static final VectorMask<Integer> I_M2 = mask(I8, 2);
+    private static final VectorShuffle<Short> S_R0 = shuffle(S8, -1, 0);
+    private static final VectorShuffle<Short> S_L0 = shuffle(S8, 1, 0);
+    private static final VectorMask<Short> S_M0 = mask(S8, 0);
+    private static final VectorShuffle<Short> S_R1 = shuffle(S8, -1, 1);
+    private static final VectorShuffle<Short> S_L1 = shuffle(S8, 1, 1);
+    private static final VectorMask<Short> S_M1 = mask(S8, 1);
+    private static final VectorShuffle<Short> S_R2 = shuffle(S8, -1, 2);
+    private static final VectorShuffle<Short> S_L2 = shuffle(S8, 1, 2);
+    private static final VectorMask<Short> S_M2 = mask(S8, 2);
     private static final ShortVector ZIP_LO;
     private static final ShortVector ZIP_HI;
     private static final ShortVector UNZIP_EVEN;
     private static final ShortVector UNZIP_ODD;
 
     static {
-        int lanes = 8;
-        for (int st = 1, k = 0; st < lanes; st <<= 1, k += 2) {
-            int[] a = new int[lanes];
-            int[] b = new int[lanes];
-            short[] as = new short[lanes];
-            short[] bs = new short[lanes];
-            for (int c = 0; c < lanes; c++) {
-                a[c] = (c & st) == 0 ? c : lanes + c - st;
-                b[c] = (c & st) == 0 ? c + st : lanes + c;
-                as[c] = (short) a[c];
-                bs[c] = (short) b[c];
-            }
-            I_IDX[k] = IntVector.fromArray(I8, a, 0);
-            I_IDX[k + 1] = IntVector.fromArray(I8, b, 0);
-            S_IDX[k] = ShortVector.fromArray(S8, as, 0);
-            S_IDX[k + 1] = ShortVector.fromArray(S8, bs, 0);
-        }
         short[] lo = new short[16];
         short[] hi = new short[16];
         short[] ev = new short[16];
@@ -105,6 +112,18 @@ final class Kernels {
         int skip = m == Mode.TRANSPOSE ? transposeLoop(nest) : -1;
         int first = skip == 0 ? 1 : 0;
         return first < end ? first : -1;
+    }
+
+    private static <E> VectorShuffle<E> shuffle(VectorSpecies<E> species, int direction, int k) {
+        return VectorShuffle.fromOp(species, c -> (c + direction * (1 << k)) & 7);
+    }
+
+    private static <E> VectorMask<E> mask(VectorSpecies<E> species, int k) {
+        boolean[] m = new boolean[8];
+        for (int c = 0; c < 8; c++) {
+            m[c] = (c & (1 << k)) != 0;
+        }
+        return VectorMask.fromArray(species, m, 0);
     }
 
     /**
@@ -221,10 +240,15 @@ final class Kernels {
         }
     }
 
-    /** Scratch rows per i-block: 256 bytes of each source row are read at once. */
-    private static final int SCRATCH_BYTES = Integer.getInteger("tegula.scratch", 32 * 1024);
-    private static final boolean J_OUTER = Boolean.getBoolean("tegula.jouter");
-    private static final int READ_BYTES = Integer.getInteger("tegula.read", 256);
+    /*
+     * Transpose blocking, measured on this machine kind (docs/benchmarks.md): each block reads
+     * READ_BYTES of every source row it covers and fills a SCRATCH_BYTES scratch block; blocks sweep
+     * along the source rows (J_OUTER) so a band of rows is read sequentially. The system properties
+     * tegula.read, tegula.scratch and tegula.jouter exist for that tuning study only.
+     */
+    private static final int SCRATCH_BYTES = Integer.getInteger("tegula.scratch", 64 * 1024);
+    private static final boolean J_OUTER = !"false".equals(System.getProperty("tegula.jouter"));
+    private static final int READ_BYTES = Integer.getInteger("tegula.read", 512);
     private static final ThreadLocal<MemorySegment> SCRATCH =
             ThreadLocal.withInitial(() -> java.lang.foreign.Arena.ofAuto().allocate(SCRATCH_BYTES, 64));
 
@@ -282,84 +306,88 @@ final class Kernels {
 
     private static void block8x8Int(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow) {
         IntVector v0 = IntVector.fromMemorySegment(I8, src, sb, NATIVE);
-        IntVector v1 = IntVector.fromMemorySegment(I8, src, sb + sRow, NATIVE);
+        IntVector v1 = IntVector.fromMemorySegment(I8, src, sb + 1 * sRow, NATIVE);
         IntVector v2 = IntVector.fromMemorySegment(I8, src, sb + 2 * sRow, NATIVE);
         IntVector v3 = IntVector.fromMemorySegment(I8, src, sb + 3 * sRow, NATIVE);
         IntVector v4 = IntVector.fromMemorySegment(I8, src, sb + 4 * sRow, NATIVE);
         IntVector v5 = IntVector.fromMemorySegment(I8, src, sb + 5 * sRow, NATIVE);
         IntVector v6 = IntVector.fromMemorySegment(I8, src, sb + 6 * sRow, NATIVE);
         IntVector v7 = IntVector.fromMemorySegment(I8, src, sb + 7 * sRow, NATIVE);
-        IntVector a = I_IDX[0];
-        IntVector c = I_IDX[1];
-        IntVector t0 = a.selectFrom(v0, v1);
-        IntVector t1 = c.selectFrom(v0, v1);
-        IntVector t2 = a.selectFrom(v2, v3);
-        IntVector t3 = c.selectFrom(v2, v3);
-        IntVector t4 = a.selectFrom(v4, v5);
-        IntVector t5 = c.selectFrom(v4, v5);
-        IntVector t6 = a.selectFrom(v6, v7);
-        IntVector t7 = c.selectFrom(v6, v7);
-        a = I_IDX[2];
-        c = I_IDX[3];
-        v0 = a.selectFrom(t0, t2);
-        v2 = c.selectFrom(t0, t2);
-        v1 = a.selectFrom(t1, t3);
-        v3 = c.selectFrom(t1, t3);
-        v4 = a.selectFrom(t4, t6);
-        v6 = c.selectFrom(t4, t6);
-        v5 = a.selectFrom(t5, t7);
-        v7 = c.selectFrom(t5, t7);
-        a = I_IDX[4];
-        c = I_IDX[5];
-        a.selectFrom(v0, v4).intoMemorySegment(dst, db, NATIVE);
-        a.selectFrom(v1, v5).intoMemorySegment(dst, db + dRow, NATIVE);
-        a.selectFrom(v2, v6).intoMemorySegment(dst, db + 2 * dRow, NATIVE);
-        a.selectFrom(v3, v7).intoMemorySegment(dst, db + 3 * dRow, NATIVE);
-        c.selectFrom(v0, v4).intoMemorySegment(dst, db + 4 * dRow, NATIVE);
-        c.selectFrom(v1, v5).intoMemorySegment(dst, db + 5 * dRow, NATIVE);
-        c.selectFrom(v2, v6).intoMemorySegment(dst, db + 6 * dRow, NATIVE);
-        c.selectFrom(v3, v7).intoMemorySegment(dst, db + 7 * dRow, NATIVE);
+        IntVector x00 = v0.blend(v1.rearrange(I_R0), I_M0);
+        IntVector x01 = v0.rearrange(I_L0).blend(v1, I_M0);
+        IntVector x02 = v2.blend(v3.rearrange(I_R0), I_M0);
+        IntVector x03 = v2.rearrange(I_L0).blend(v3, I_M0);
+        IntVector x04 = v4.blend(v5.rearrange(I_R0), I_M0);
+        IntVector x05 = v4.rearrange(I_L0).blend(v5, I_M0);
+        IntVector x06 = v6.blend(v7.rearrange(I_R0), I_M0);
+        IntVector x07 = v6.rearrange(I_L0).blend(v7, I_M0);
+        IntVector x10 = x00.blend(x02.rearrange(I_R1), I_M1);
+        IntVector x12 = x00.rearrange(I_L1).blend(x02, I_M1);
+        IntVector x11 = x01.blend(x03.rearrange(I_R1), I_M1);
+        IntVector x13 = x01.rearrange(I_L1).blend(x03, I_M1);
+        IntVector x14 = x04.blend(x06.rearrange(I_R1), I_M1);
+        IntVector x16 = x04.rearrange(I_L1).blend(x06, I_M1);
+        IntVector x15 = x05.blend(x07.rearrange(I_R1), I_M1);
+        IntVector x17 = x05.rearrange(I_L1).blend(x07, I_M1);
+        IntVector x20 = x10.blend(x14.rearrange(I_R2), I_M2);
+        IntVector x24 = x10.rearrange(I_L2).blend(x14, I_M2);
+        IntVector x21 = x11.blend(x15.rearrange(I_R2), I_M2);
+        IntVector x25 = x11.rearrange(I_L2).blend(x15, I_M2);
+        IntVector x22 = x12.blend(x16.rearrange(I_R2), I_M2);
+        IntVector x26 = x12.rearrange(I_L2).blend(x16, I_M2);
+        IntVector x23 = x13.blend(x17.rearrange(I_R2), I_M2);
+        IntVector x27 = x13.rearrange(I_L2).blend(x17, I_M2);
+        x20.intoMemorySegment(dst, db, NATIVE);
+        x21.intoMemorySegment(dst, db + 1 * dRow, NATIVE);
+        x22.intoMemorySegment(dst, db + 2 * dRow, NATIVE);
+        x23.intoMemorySegment(dst, db + 3 * dRow, NATIVE);
+        x24.intoMemorySegment(dst, db + 4 * dRow, NATIVE);
+        x25.intoMemorySegment(dst, db + 5 * dRow, NATIVE);
+        x26.intoMemorySegment(dst, db + 6 * dRow, NATIVE);
+        x27.intoMemorySegment(dst, db + 7 * dRow, NATIVE);
     }
 
     private static void block8x8Short(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow) {
         ShortVector v0 = ShortVector.fromMemorySegment(S8, src, sb, NATIVE);
-        ShortVector v1 = ShortVector.fromMemorySegment(S8, src, sb + sRow, NATIVE);
+        ShortVector v1 = ShortVector.fromMemorySegment(S8, src, sb + 1 * sRow, NATIVE);
         ShortVector v2 = ShortVector.fromMemorySegment(S8, src, sb + 2 * sRow, NATIVE);
         ShortVector v3 = ShortVector.fromMemorySegment(S8, src, sb + 3 * sRow, NATIVE);
         ShortVector v4 = ShortVector.fromMemorySegment(S8, src, sb + 4 * sRow, NATIVE);
         ShortVector v5 = ShortVector.fromMemorySegment(S8, src, sb + 5 * sRow, NATIVE);
         ShortVector v6 = ShortVector.fromMemorySegment(S8, src, sb + 6 * sRow, NATIVE);
         ShortVector v7 = ShortVector.fromMemorySegment(S8, src, sb + 7 * sRow, NATIVE);
-        ShortVector a = S_IDX[0];
-        ShortVector c = S_IDX[1];
-        ShortVector t0 = a.selectFrom(v0, v1);
-        ShortVector t1 = c.selectFrom(v0, v1);
-        ShortVector t2 = a.selectFrom(v2, v3);
-        ShortVector t3 = c.selectFrom(v2, v3);
-        ShortVector t4 = a.selectFrom(v4, v5);
-        ShortVector t5 = c.selectFrom(v4, v5);
-        ShortVector t6 = a.selectFrom(v6, v7);
-        ShortVector t7 = c.selectFrom(v6, v7);
-        a = S_IDX[2];
-        c = S_IDX[3];
-        v0 = a.selectFrom(t0, t2);
-        v2 = c.selectFrom(t0, t2);
-        v1 = a.selectFrom(t1, t3);
-        v3 = c.selectFrom(t1, t3);
-        v4 = a.selectFrom(t4, t6);
-        v6 = c.selectFrom(t4, t6);
-        v5 = a.selectFrom(t5, t7);
-        v7 = c.selectFrom(t5, t7);
-        a = S_IDX[4];
-        c = S_IDX[5];
-        a.selectFrom(v0, v4).intoMemorySegment(dst, db, NATIVE);
-        a.selectFrom(v1, v5).intoMemorySegment(dst, db + dRow, NATIVE);
-        a.selectFrom(v2, v6).intoMemorySegment(dst, db + 2 * dRow, NATIVE);
-        a.selectFrom(v3, v7).intoMemorySegment(dst, db + 3 * dRow, NATIVE);
-        c.selectFrom(v0, v4).intoMemorySegment(dst, db + 4 * dRow, NATIVE);
-        c.selectFrom(v1, v5).intoMemorySegment(dst, db + 5 * dRow, NATIVE);
-        c.selectFrom(v2, v6).intoMemorySegment(dst, db + 6 * dRow, NATIVE);
-        c.selectFrom(v3, v7).intoMemorySegment(dst, db + 7 * dRow, NATIVE);
+        ShortVector x00 = v0.blend(v1.rearrange(S_R0), S_M0);
+        ShortVector x01 = v0.rearrange(S_L0).blend(v1, S_M0);
+        ShortVector x02 = v2.blend(v3.rearrange(S_R0), S_M0);
+        ShortVector x03 = v2.rearrange(S_L0).blend(v3, S_M0);
+        ShortVector x04 = v4.blend(v5.rearrange(S_R0), S_M0);
+        ShortVector x05 = v4.rearrange(S_L0).blend(v5, S_M0);
+        ShortVector x06 = v6.blend(v7.rearrange(S_R0), S_M0);
+        ShortVector x07 = v6.rearrange(S_L0).blend(v7, S_M0);
+        ShortVector x10 = x00.blend(x02.rearrange(S_R1), S_M1);
+        ShortVector x12 = x00.rearrange(S_L1).blend(x02, S_M1);
+        ShortVector x11 = x01.blend(x03.rearrange(S_R1), S_M1);
+        ShortVector x13 = x01.rearrange(S_L1).blend(x03, S_M1);
+        ShortVector x14 = x04.blend(x06.rearrange(S_R1), S_M1);
+        ShortVector x16 = x04.rearrange(S_L1).blend(x06, S_M1);
+        ShortVector x15 = x05.blend(x07.rearrange(S_R1), S_M1);
+        ShortVector x17 = x05.rearrange(S_L1).blend(x07, S_M1);
+        ShortVector x20 = x10.blend(x14.rearrange(S_R2), S_M2);
+        ShortVector x24 = x10.rearrange(S_L2).blend(x14, S_M2);
+        ShortVector x21 = x11.blend(x15.rearrange(S_R2), S_M2);
+        ShortVector x25 = x11.rearrange(S_L2).blend(x15, S_M2);
+        ShortVector x22 = x12.blend(x16.rearrange(S_R2), S_M2);
+        ShortVector x26 = x12.rearrange(S_L2).blend(x16, S_M2);
+        ShortVector x23 = x13.blend(x17.rearrange(S_R2), S_M2);
+        ShortVector x27 = x13.rearrange(S_L2).blend(x17, S_M2);
+        x20.intoMemorySegment(dst, db, NATIVE);
+        x21.intoMemorySegment(dst, db + 1 * dRow, NATIVE);
+        x22.intoMemorySegment(dst, db + 2 * dRow, NATIVE);
+        x23.intoMemorySegment(dst, db + 3 * dRow, NATIVE);
+        x24.intoMemorySegment(dst, db + 4 * dRow, NATIVE);
+        x25.intoMemorySegment(dst, db + 5 * dRow, NATIVE);
+        x26.intoMemorySegment(dst, db + 6 * dRow, NATIVE);
+        x27.intoMemorySegment(dst, db + 7 * dRow, NATIVE);
     }
 
     /** dst[dO + 2i + j] = src[so + i + j·sJ], j in {0, 1}: interleave two 16-bit rows. */
