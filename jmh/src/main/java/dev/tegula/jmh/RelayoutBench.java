@@ -28,7 +28,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * The relayout cases of the engine against {@code MemorySegment.copy} of the same bytes, in the
  * same fork. Arrays are 64–256 MiB so nothing fits in cache. {@code relayout} and {@code copy} run
  * on one thread; {@code relayout2} and {@code copy2} on two (the copy split in two halves).
- * Report: bytes/s = bufferSize / time; ratio = copy time / relayout time.
+ * Report ({@link Report}): bytes/s = {@link #caseBytes} / time; ratio = copy time / relayout time.
+ * Buffers are allocated with 4 KiB pages (the JVM's default; no huge-page request).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -60,6 +61,7 @@ public class RelayoutBench {
     private Arena arena;
     private MemorySegment src;
     private MemorySegment dst;
+    private MemorySegment srcCopy;
     private MemorySegment copyDst;
     private RelayoutPlan plan;
     private ExecutorService pool;
@@ -67,15 +69,17 @@ public class RelayoutBench {
 
     @Setup(Level.Trial)
     public void setUp() {
-        String[] parts = relayoutCase.split("\\|");
-        ArrayShape from = (ArrayShape) Shape.parse(parts[1]);
-        ArrayShape to = (ArrayShape) Shape.parse(from.toStringWithoutLayout() + parts[2]);
+        ArrayShape[] fromTo = shapes(relayoutCase);
+        ArrayShape from = fromTo[0];
+        ArrayShape to = fromTo[1];
         plan = Relayout.plan(from, to);
         arena = Arena.ofShared();
         src = arena.allocate(from.bufferSize(), 4096);
         dst = arena.allocate(to.bufferSize(), 4096);
-        bytes = Math.min(from.bufferSize(), to.bufferSize());
+        bytes = caseBytes(from, to);
+        srcCopy = arena.allocate(bytes, 4096);
         copyDst = arena.allocate(bytes, 4096);
+        srcCopy.fill((byte) 3);
         for (long i = 0; i < src.byteSize(); i += 8) {
             src.set(ValueLayout.JAVA_LONG_UNALIGNED, i, i * 0x9E3779B97F4A7C15L);
         }
@@ -83,6 +87,22 @@ public class RelayoutBench {
         copyDst.fill((byte) 1);
         pool = Executors.newFixedThreadPool(2);
         System.out.println("# plan: " + plan);
+    }
+
+    /**
+     * {@return the bytes a case moves, the measure of both its relayout and its copy baseline}: the
+     * larger of the two buffers (for packing, the one-byte-per-element form; otherwise both are equal).
+     */
+    static long caseBytes(ArrayShape from, ArrayShape to) {
+        return Math.max(from.bufferSize(), to.bufferSize());
+    }
+
+    /** {@return the source and destination shapes of a case string} */
+    static ArrayShape[] shapes(String relayoutCase) {
+        String[] parts = relayoutCase.split("\\|");
+        ArrayShape from = (ArrayShape) Shape.parse(parts[1]);
+        ArrayShape to = (ArrayShape) Shape.parse(from.toStringWithoutLayout() + parts[2]);
+        return new ArrayShape[] {from, to};
     }
 
     @TearDown(Level.Trial)
@@ -99,7 +119,7 @@ public class RelayoutBench {
 
     @Benchmark
     public MemorySegment copy() {
-        MemorySegment.copy(src, 0, copyDst, 0, bytes);
+        MemorySegment.copy(srcCopy, 0, copyDst, 0, bytes);
         return copyDst;
     }
 
@@ -112,8 +132,8 @@ public class RelayoutBench {
     @Benchmark
     public MemorySegment copy2() throws Exception {
         long half = bytes / 2;
-        var f = pool.submit(() -> MemorySegment.copy(src, 0, copyDst, 0, half));
-        MemorySegment.copy(src, half, copyDst, half, bytes - half);
+        var f = pool.submit(() -> MemorySegment.copy(srcCopy, 0, copyDst, 0, half));
+        MemorySegment.copy(srcCopy, half, copyDst, half, bytes - half);
         f.get();
         return copyDst;
     }
