@@ -189,42 +189,8 @@ final class ElementIO {
 
     // ---- padding values ------------------------------------------------------------------------
 
-    /**
-     * The raw code of a padding value for a real type (complex: of the real part; the imaginary part
-     * is 0). ZERO, INVALID and UNKNOWN give 0; ONE the type's 1; LOWEST and HIGHEST the type's lowest
-     * and highest value: the infinities for floats that have them, else the largest finite magnitude
-     * (f8e8m0fnu, which has no sign: {@code 2^-127} and {@code 2^127}); for integers the range ends;
-     * for pred false and true.
-     */
+    /** The raw code of a padding value: see {@link ElementCodec#paddingCode}. */
     static long paddingCode(ElementType type, PaddingValue value) {
-        ElementType t = type.isComplex() ? type.componentType() : type;
-        return switch (value) {
-            case ONE -> ElementCodec.fromLong(t, 1);
-            case LOWEST -> extreme(t, false);
-            case HIGHEST -> extreme(t, true);
-            default -> 0;
-        };
-    }
-
-    private static long extreme(ElementType t, boolean high) {
-        int w = t.bitWidth();
-        return switch (t) {
-            case PRED -> high ? 1 : 0;
-            case S1, S2, S4, S8, S16, S32, S64 -> ElementCodec.fromLong(t, high ? (1L << (w - 1)) - 1 : -(1L << (w - 1)));
-            case U1, U2, U4, U8, U16, U32, U64 -> high ? ElementCodec.fromLong(t, -1L) : 0;
-            case F16 -> (high ? Float16.POSITIVE_INFINITY : Float16.NEGATIVE_INFINITY) & 0xFFFFL;
-            case BF16 -> (high ? BFloat16.POSITIVE_INFINITY : BFloat16.NEGATIVE_INFINITY) & 0xFFFFL;
-            case F32, F64 -> ElementCodec.fromDouble(t, high ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY);
-            default -> {
-                MiniFloatFormat f = MiniFloatFormat.of(t);
-                if (f.hasInfinity()) {
-                    yield ElementCodec.fromDouble(t, high ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY);
-                }
-                if (!f.isSigned()) {
-                    yield high ? f.maxFiniteCode() : 0;
-                }
-                yield high ? f.maxFiniteCode() : f.maxFiniteCode() | (1 << (f.bitWidth() - 1));
-            }
-        };
+        return ElementCodec.paddingCode(type, value);
     }
 }

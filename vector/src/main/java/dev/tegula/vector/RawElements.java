@@ -3,7 +3,6 @@ package dev.tegula.vector;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.PaddingValue;
 import dev.tegula.ffm.codec.ElementCodec;
-import dev.tegula.ffm.codec.MiniFloatFormat;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -97,39 +96,8 @@ final class RawElements {
         return ElementCodec.fromDouble(to, ElementCodec.toDouble(from, raw));
     }
 
-    /** The raw bits of {@code value} (ZERO, ONE, LOWEST, HIGHEST; INVALID and UNKNOWN fill zero) for a type. */
+    /** The raw bits of a padding slot (the real part for complex types): {@link ElementCodec#paddingCode}. */
     static long paddingBits(ElementType type, PaddingValue value) {
-        ElementType t = type.isComplex() ? type.componentType() : type;
-        return switch (value) {
-            case ZERO, INVALID, UNKNOWN -> 0;
-            case ONE -> t.isPred() ? 1 : ElementCodec.fromLong(t, 1);
-            case LOWEST, HIGHEST -> extreme(t, value == PaddingValue.HIGHEST);
-        };
-    }
-
-    private static long extreme(ElementType t, boolean high) {
-        if (t.isPred()) {
-            return high ? 1 : 0;
-        }
-        if (t.isIntegral()) {
-            int w = t.bitWidth();
-            if (t.isUnsigned()) {
-                return high ? (w == 64 ? -1L : (1L << w) - 1) : 0;
-            }
-            long max = w == 64 ? Long.MAX_VALUE : (1L << (w - 1)) - 1;
-            return ElementCodec.fromLong(t, high ? max : -max - 1);
-        }
-        switch (t) {
-            case F16, BF16, F32, F64, F8E5M2, F8E4M3, F8E3M4 -> {
-                return ElementCodec.fromDouble(t, high ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY);
-            }
-            default -> {
-                MiniFloatFormat f = MiniFloatFormat.of(t);
-                if (!f.isSigned()) {
-                    return high ? f.maxFiniteCode() : ElementCodec.fromDouble(t, f.minPositive());
-                }
-                return ElementCodec.fromDouble(t, high ? f.maxFinite() : -f.maxFinite());
-            }
-        }
+        return ElementCodec.paddingCode(type, value);
     }
 }
