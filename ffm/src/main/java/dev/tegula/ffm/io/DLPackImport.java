@@ -127,7 +127,12 @@ final class DLPackImport {
         ArrayShape shape;
         long bytes;
         try {
-            shape = ArrayShape.of(type, dims).withLayout(layout);
+            try {
+                shape = ArrayShape.of(type, dims).withLayout(layout);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("shape: " + java.util.Arrays.toString(dims) + " of " + type
+                        + " is not a valid shape: " + e.getMessage(), e);
+            }
             long last = elementOffset;
             boolean empty = false;
             for (int d = 0; d < ndim; d++) {
