@@ -4,5 +4,6 @@ module dev.tegula.ffm {
     requires org.slf4j;
     exports dev.tegula.ffm;
     exports dev.tegula.ffm.codec;
+    exports dev.tegula.ffm.io;
     uses dev.tegula.ffm.MemorySpaceProvider;
 }

@@ -5,4 +5,5 @@ module dev.tegula.vector {
     requires jdk.incubator.vector;
     requires org.slf4j;
     exports dev.tegula.vector;
+    exports dev.tegula.vector.io;
 }

@@ -20,20 +20,24 @@ import java.util.concurrent.Callable;
                 "Arrays with at most " + ShapeReport.PICTURE_MAX_SIDE + " x " + ShapeReport.PICTURE_MAX_SIDE
                         + " elements per 2-D grid (and at most " + ShapeReport.PICTURE_MAX_ELEMENTS
                         + " in all above rank 2) also get a picture of the slot each element occupies."
-                        + " Tuples and buffers describe their elements."},
+                        + " Tuples and buffers describe their elements.",
+                "An existing file ending .npy or .safetensors lists its tensors: names, shapes with layouts, dtypes and"
+                        + " sizes."},
         exitCodeListHeading = "%nExit status:%n",
-        exitCodeList = {"0:success", "1:internal error", "2:not a shape, or an invalid shape"})
+        exitCodeList = {"0:success", "1:internal error", "2:not a shape, an invalid shape, or a bad tensor file"})
 final class InspectCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "SHAPE",
-            description = "XLA shape text, e.g. 'bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}' (quote it)")
+    @Parameters(arity = "1..*", paramLabel = "SHAPE|FILE",
+            description = "XLA shape text, e.g. 'bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}' (quote it),"
+                    + " or a .npy / .safetensors file")
     List<String> shape;
 
     @Override
     public Integer call() {
-        String report = ShapeReport.of(Shapes.parse(shape));
+        String report = TensorFileReport.isTensorFile(shape) ? TensorFileReport.of(java.nio.file.Path.of(shape.getFirst()))
+                : ShapeReport.of(Shapes.parse(shape));
         spec.commandLine().getOut().print(report);
         spec.commandLine().getOut().flush();
         return Main.OK;

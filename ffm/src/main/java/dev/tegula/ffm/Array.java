@@ -182,6 +182,23 @@ public final class Array {
         return ArrayFactory.wrapAddress(address, shape, arena, cleanup);
     }
 
+    /**
+     * {@return an untiled array over memory someone else owns, with explicit strides} (DLPack-style):
+     * element {@code i} is in slot {@code elementOffset + Σ i[d]·elementStrides[d]} of {@code segment}.
+     * The shape gives the element type, the dimensions, {@code E(n)} and {@code S(n)}; its
+     * {@code minor_to_major} is replaced by the order of the strides, as for strided views. Strides
+     * that are those of a dense array in some order give an array whose layout is exact.
+     *
+     * @param provider the memory space provider, or null for the one of the layout's memory space
+     * @throws IllegalArgumentException if the layout is tiled, a stride or the offset is negative, the
+     *                                  strides do not match the rank, the extent overflows, or the
+     *                                  segment is smaller than the elements reach (both sizes named)
+     */
+    public static Array wrapStrided(MemorySegment segment, ArrayShape shape, long elementOffset, long[] elementStrides,
+                                    MemorySpaceProvider provider) {
+        return ArrayFactory.wrapStrided(segment, shape, elementOffset, elementStrides, provider);
+    }
+
     // ---- properties ------------------------------------------------------------------------------
 
     /** {@return the segment that holds the buffer (for views: the parent's, or a slice of it)} */

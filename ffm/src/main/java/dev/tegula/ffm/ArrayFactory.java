@@ -58,6 +58,50 @@ final class ArrayFactory {
         return wrap(segment, shape);
     }
 
+    static Array wrapStrided(MemorySegment segment, ArrayShape shape, long elementOffset, long[] elementStrides,
+                             MemorySpaceProvider provider) {
+        Objects.requireNonNull(segment, "segment");
+        Objects.requireNonNull(elementStrides, "elementStrides");
+        checkSupported(shape);
+        Layout base = shape.layout();
+        if (base.isTiled()) {
+            throw new IllegalArgumentException("layout: " + shape + " is tiled; a strided array has no tiles");
+        }
+        int rank = shape.rank();
+        if (elementStrides.length != rank) {
+            throw new IllegalArgumentException("elementStrides: " + elementStrides.length + " strides for rank " + rank);
+        }
+        if (elementOffset < 0) {
+            throw new IllegalArgumentException("elementOffset: " + elementOffset + " is negative");
+        }
+        long[] dims = shape.dimensions();
+        long[] strides = elementStrides.clone();
+        long last = elementOffset;
+        boolean empty = Array.elementCountOf(dims) == 0;
+        for (int d = 0; d < rank; d++) {
+            if (strides[d] < 0) {
+                throw new IllegalArgumentException("elementStrides[" + d + "]: " + strides[d] + " is negative");
+            }
+            if (!empty) {
+                last = Math.addExact(last, Math.multiplyExact(dims[d] - 1, strides[d]));
+            }
+        }
+        long bits = shape.storageBitsPerElement();
+        long bytes = empty ? 0 : Math.ceilDiv(Math.multiplyExact(Math.addExact(last, 1), bits), 8);
+        if (segment.byteSize() < bytes) {
+            throw new IllegalArgumentException("segment: " + segment.byteSize() + " bytes is too small for " + shape
+                    + " at element offset " + elementOffset + " with strides " + Arrays.toString(strides)
+                    + ", which reach byte " + bytes);
+        }
+        int[] m2m = java.util.stream.IntStream.range(0, rank).boxed()
+                .sorted(java.util.Comparator.<Integer>comparingLong(d -> strides[d]).thenComparing(d -> -d))
+                .mapToInt(Integer::intValue).toArray();
+        Layout l = Layout.of(m2m).withElementSizeInBits(base.elementSizeInBits()).withMemorySpace(base.memorySpace());
+        ArrayShape s = ArrayShape.of(shape.elementType(), dims).withLayout(l);
+        MemorySpaceProvider p = provider != null ? provider : MemorySpaces.providerFor(base.memorySpace());
+        return new Array(segment, s, elementOffset, strides, segment.isReadOnly(), p);
+    }
+
     /** Refuses shapes whose element storage the accessors cannot read. */
     static void checkSupported(ArrayShape shape) {
         Objects.requireNonNull(shape, "shape");
