@@ -20,7 +20,7 @@ import java.util.Properties;
         versionProvider = Main.Version.class,
         description = "Look at XLA shapes and layouts: what they say, how big their buffers are, and where"
                 + " each element sits.",
-        subcommands = {InspectCommand.class, MapCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {InspectCommand.class, MapCommand.class, BenchCommand.class, CommandLine.HelpCommand.class},
         synopsisSubcommandLabel = "COMMAND",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:success", "1:internal error", "2:bad input (the reason is printed on stderr)"},
@@ -44,6 +44,7 @@ public final class Main implements Runnable {
 
     /** Runs the command and exits with its status. */
     public static void main(String[] args) {
+        System.setProperty("java.awt.headless", "true"); // pictures and charts are drawn without a display
         System.exit(commandLine().execute(args));
     }
 
