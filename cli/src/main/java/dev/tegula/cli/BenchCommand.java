@@ -198,12 +198,12 @@ final class BenchCommand implements Callable<Integer> {
             nameW = Math.max(nameW, r.benchCase().name().length());
             descW = Math.max(descW, r.benchCase().description().length());
         }
-        String fmt = "%-" + nameW + "s  %-" + descW + "s  %8s  %13s  %9s  %9s  %5s%n";
-        sb.append(String.format(Locale.ROOT, fmt, "case", "relayout", "MiB", "relayout GB/s", "best GB/s",
+        String fmt = "%-" + nameW + "s  %-" + descW + "s  %9s  %13s  %9s  %9s  %5s%n";
+        sb.append(String.format(Locale.ROOT, fmt, "case", "relayout", "size", "relayout GB/s", "best GB/s",
                 "copy GB/s", "ratio"));
         for (Result r : results) {
             sb.append(String.format(Locale.ROOT, fmt, r.benchCase().name(), r.benchCase().description(),
-                    String.format(Locale.ROOT, "%.1f", r.benchCase().bytes() / (double) MIB),
+                    sizeText(r.benchCase().bytes()),
                     String.format(Locale.ROOT, "%.2f", r.relayoutGBs()), String.format(Locale.ROOT, "%.2f", r.bestGBs()),
                     String.format(Locale.ROOT, "%.2f", r.copyGBs()), String.format(Locale.ROOT, "%.2f", r.ratio())));
         }
@@ -227,8 +227,12 @@ final class BenchCommand implements Callable<Integer> {
         if (cap == Long.MAX_VALUE) {
             return "full-size arrays (64 to 256 MiB)";
         }
-        String mib = cap % MIB == 0 ? cap / MIB + " MiB" : cap % 1024 == 0 ? cap / 1024 + " KiB" : cap + " B";
-        return "arrays of at most " + mib + (quick && size == null ? " (--quick)" : "");
+        return "arrays of at most " + sizeText(cap) + (quick && size == null ? " (--quick)" : "");
+    }
+
+    /** {@return bytes in the largest binary unit that divides them, e.g. {@code 16 MiB}, {@code 40 KiB}} */
+    static String sizeText(long bytes) {
+        return bytes % MIB == 0 ? bytes / MIB + " MiB" : bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " B";
     }
 
     /** {@return bytes of a size such as {@code 16M}, {@code 512K}, {@code 1G} or {@code 4096}} */

@@ -104,7 +104,8 @@ final class SvgCanvas implements Canvas {
         if (v == Math.rint(v) && Math.abs(v) < 1e9) {
             return Long.toString((long) v);
         }
-        return String.format(Locale.ROOT, "%.2f", v);
+        String t = String.format(Locale.ROOT, "%.2f", v);
+        return t.endsWith("0") ? t.substring(0, t.length() - 1) : t;
     }
 
     private static String color(int rgb) {
