@@ -204,10 +204,14 @@ final class BenchCommand implements Callable<Integer> {
         for (Result r : results) {
             sb.append(String.format(Locale.ROOT, fmt, r.benchCase().name(), r.benchCase().description(),
                     sizeText(r.benchCase().bytes()),
-                    String.format(Locale.ROOT, "%.2f", r.relayoutGBs()), String.format(Locale.ROOT, "%.2f", r.bestGBs()),
-                    String.format(Locale.ROOT, "%.2f", r.copyGBs()), String.format(Locale.ROOT, "%.2f", r.ratio())));
+                    number(r.relayoutGBs()), number(r.bestGBs()), number(r.copyGBs()), number(r.ratio())));
         }
         return sb.toString();
+    }
+
+    /** {@return a positive number with two decimals, or two significant digits below 0.1 (slow cases stay readable)} */
+    static String number(double v) {
+        return String.format(Locale.ROOT, v >= 0.1 || v == 0 || !Double.isFinite(v) ? "%.2f" : "%.2g", v);
     }
 
     private static String notes() {
