@@ -13,6 +13,8 @@ import java.io.PrintWriter;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -198,7 +200,7 @@ final class BenchCommand implements Callable<Integer> {
             nameW = Math.max(nameW, r.benchCase().name().length());
             descW = Math.max(descW, r.benchCase().description().length());
         }
-        String fmt = "%-" + nameW + "s  %-" + descW + "s  %9s  %13s  %9s  %9s  %5s%n";
+        String fmt = "%-" + nameW + "s  %-" + descW + "s  %9s  %13s  %9s  %9s  %6s%n";
         sb.append(String.format(Locale.ROOT, fmt, "case", "relayout", "size", "relayout GB/s", "best GB/s",
                 "copy GB/s", "ratio"));
         for (Result r : results) {
@@ -209,9 +211,12 @@ final class BenchCommand implements Callable<Integer> {
         return sb.toString();
     }
 
-    /** {@return a positive number with two decimals, or two significant digits below 0.1 (slow cases stay readable)} */
+    /** {@return a number with two decimals, or with two significant digits below 0.1 (slow cases stay readable), never in E notation} */
     static String number(double v) {
-        return String.format(Locale.ROOT, v >= 0.1 || v == 0 || !Double.isFinite(v) ? "%.2f" : "%.2g", v);
+        if (v >= 0.1 || v <= 0 || !Double.isFinite(v)) {
+            return String.format(Locale.ROOT, "%.2f", v);
+        }
+        return new BigDecimal(v).round(new MathContext(2)).toPlainString();
     }
 
     private static String notes() {

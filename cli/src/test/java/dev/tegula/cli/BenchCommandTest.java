@@ -80,6 +80,14 @@ class BenchCommandTest {
     }
 
     @Test
+    void numbersStayPlain() {
+        assertEquals("12.35", BenchCommand.number(12.3456));
+        assertEquals("0.10", BenchCommand.number(0.1));
+        assertEquals("0.094", BenchCommand.number(0.0943));
+        assertEquals("0.000025", BenchCommand.number(2.5e-5));
+    }
+
+    @Test
     void sizesParse() {
         assertEquals(16L << 20, BenchCommand.parseSize("16M"));
         assertEquals(16L << 20, BenchCommand.parseSize("16MiB"));
