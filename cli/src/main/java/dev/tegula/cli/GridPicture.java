@@ -47,7 +47,8 @@ final class GridPicture {
     }
 
     private static String extentText(long n, String what) {
-        return n == 0 ? "every " + what : n + " " + what + (n == 1 ? "" : "s");
+        // a tile that does not reach a dimension of the grid holds one index of it
+        return n <= 1 ? "1 " + what : n + " " + what + "s";
     }
 
     /**

@@ -19,12 +19,13 @@ import java.util.Properties;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "Look at XLA shapes and layouts: what they say, how big their buffers are, and where"
-                + " each element sits.",
-        subcommands = {InspectCommand.class, MapCommand.class, ConvertCommand.class, CommandLine.HelpCommand.class},
+                + " each element sits (as text or a picture); convert tensor files; time the relayout engine.",
+        subcommands = {InspectCommand.class, MapCommand.class, ConvertCommand.class, BenchCommand.class, CommandLine.HelpCommand.class},
         synopsisSubcommandLabel = "COMMAND",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:success", "1:internal error", "2:bad input (the reason is printed on stderr)"},
-        footer = {"", "Quote shapes for the shell:  tegula inspect 'f32[3,5]{1,0:T(2,2)}'"})
+        footer = {"", "Quote shapes for the shell:  tegula inspect 'f32[3,5]{1,0:T(2,2)}'",
+                "A picture of a layout:       tegula map 'f32[3,5]{1,0:T(2,2)}' --png map.png"})
 public final class Main implements Runnable {
     /** Exit status for success. */
     static final int OK = 0;
@@ -44,6 +45,7 @@ public final class Main implements Runnable {
 
     /** Runs the command and exits with its status. */
     public static void main(String[] args) {
+        System.setProperty("java.awt.headless", "true"); // pictures and charts are drawn without a display
         System.exit(commandLine().execute(args));
     }
 

@@ -12,7 +12,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -25,10 +27,16 @@ import java.util.concurrent.Callable;
                 + " second-last dim, columns: the last dim; one grid per index of the leading dims) with the"
                 + " slot of every element, tile boundaries drawn with | - +, and the padding slots.",
                 "Larger arrays are drawn one cell per tile (the number is the slot of the tile's top-left"
-                        + " element)."},
+                        + " element).",
+                "With --png or --svg, writes a picture instead: the grid with each element's slot, tiles"
+                        + " coloured and outlined, padding hatched, the memory order drawn as a path, and a strip"
+                        + " of the buffer's slots in memory order."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:success", "1:internal error", "2:not a shape, an invalid shape, or a bad option"})
 final class MapCommand implements Callable<Integer> {
+    /** The --max of pictures when it is not given. */
+    static final int PICTURE_MAX = 32;
+
     @Spec
     CommandSpec spec;
 
@@ -43,13 +51,20 @@ final class MapCommand implements Callable<Integer> {
 
     @Option(names = "--max", paramLabel = "N", defaultValue = "64",
             description = "Draw elements when each side of the grid is at most N (and there are at most N*N"
-                    + " elements), else tiles, at most N cells a side (default: ${DEFAULT-VALUE}).")
+                    + " elements), else tiles, at most N cells a side (default: ${DEFAULT-VALUE}; for --png and"
+                    + " --svg: " + PICTURE_MAX + ").")
     int max;
 
     @Option(names = "--slice", paramLabel = "I,J,...",
             description = "Only the grid at these indices of the leading dims (rank 3 and more); tile-level"
                     + " maps show the first grid unless told.")
     String slice;
+
+    @Option(names = "--png", paramLabel = "FILE", description = "Write the picture as PNG to FILE.")
+    Path png;
+
+    @Option(names = "--svg", paramLabel = "FILE", description = "Write the picture as SVG to FILE.")
+    Path svg;
 
     @Override
     public Integer call() {
@@ -58,9 +73,57 @@ final class MapCommand implements Callable<Integer> {
         }
         Shape s = Shapes.parse(shape);
         PrintWriter out = spec.commandLine().getOut();
-        draw(out, s, "");
+        if (png != null || svg != null) {
+            picture(out, s);
+        } else {
+            draw(out, s, "");
+        }
         out.flush();
         return Main.OK;
+    }
+
+    private void picture(PrintWriter out, Shape s) {
+        ArrayShape a = switch (s) {
+            case ArrayShape x -> x;
+            case BufferShape b -> b.array();
+            default -> throw new BadInputException("--png/--svg draw one array; " + s
+                    + " is not an array (map a tuple's elements one by one)");
+        };
+        if (!a.isStaticOrBounded()) {
+            throw new BadInputException(a + " has an unbounded dimension (?): it has no fixed slots to map");
+        }
+        long[] lead = new long[Math.max(0, a.rank() - 2)];
+        if (slice != null) {
+            try {
+                lead = GridPicture.parseSlice(slice, a.rank());
+                GridPicture.checkSlice(lead, a);
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException(e.getMessage());
+            }
+        }
+        // pictures use 32 cells a side unless --max says otherwise
+        boolean maxGiven = spec.commandLine().getParseResult().hasMatchedOption("--max");
+        int cells = maxGiven ? max : PICTURE_MAX;
+        MapFigure figure = new MapFigure(a, lead, cells, cells, tiles);
+        MapRenderer renderer = new MapRenderer(figure);
+        String what = (figure.elementLevel() ? "one cell per element" : "one cell per tile")
+                + (figure.isCut() ? ", " + figure.cellRows() + " x " + figure.cellColumns() + " cells shown" : "");
+        if (svg != null) {
+            write(renderer.drawOn(SvgCanvas::new), svg);
+            out.println("wrote " + svg + " (SVG, " + renderer.width() + " x " + renderer.height() + " px, " + what + ")");
+        }
+        if (png != null) {
+            write(renderer.drawOn(PngCanvas::new), png);
+            out.println("wrote " + png + " (PNG, " + renderer.width() + " x " + renderer.height() + " px, " + what + ")");
+        }
+    }
+
+    private static void write(Canvas canvas, Path file) {
+        try {
+            canvas.write(file);
+        } catch (IOException e) {
+            throw new BadInputException("cannot write " + file + ": " + e.getMessage());
+        }
     }
 
     private void draw(PrintWriter out, Shape s, String path) {

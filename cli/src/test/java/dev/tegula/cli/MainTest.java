@@ -72,6 +72,7 @@ class MainTest {
         assertTrue(r.out().contains("Usage: tegula"), r.out());
         assertTrue(r.out().contains("inspect"), r.out());
         assertTrue(r.out().contains("map"), r.out());
+        assertTrue(r.out().contains("bench"), r.out());
         assertEquals("", r.err());
     }
 
@@ -84,7 +85,7 @@ class MainTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"inspect", "map", "help"})
+    @ValueSource(strings = {"inspect", "map", "bench", "help"})
     void everyCommandHasHelp(String command) {
         Result r = run(command, "--help");
         assertEquals(0, r.status(), r.err());

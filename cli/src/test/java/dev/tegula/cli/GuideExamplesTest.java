@@ -1,0 +1,231 @@
+package dev.tegula.cli;
+
+// tag::imports[]
+import dev.tegula.core.ArrayShape;
+import dev.tegula.core.Layout;
+import dev.tegula.core.Shape;
+import dev.tegula.ffm.Array;
+import dev.tegula.vector.Relayout;
+import java.lang.foreign.Arena;
+// end::imports[]
+import dev.tegula.core.ElementType;
+import dev.tegula.core.ShapeParseException;
+import dev.tegula.core.Tile;
+import dev.tegula.vector.RelayoutPlan;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Every code example of README.md and docs/guide.md, between {@code tag::NAME[]} and
+ * {@code end::NAME[]} comments. The documents quote these regions verbatim (DocSnippetsTest
+ * checks), and the assertions after each region pin the values the comments promise.
+ */
+class GuideExamplesTest {
+
+    @Test
+    void readme() {
+        // tag::readme[]
+        try (Arena arena = Arena.ofConfined()) {
+            ArrayShape shape = (ArrayShape) Shape.parse("f32[3,5]{1,0:T(2,2)}");
+            Array a = Array.allocate(arena, shape);        // 96 bytes: 15 floats, 9 padding slots
+            a.setFloat(2, 3, 1.5f);
+            long slot = shape.linearIndex(2, 3);           // 17: where (2,3) sits in the tiled buffer
+            Array b = Relayout.to(a, Layout.rowMajor(2), arena);   // f32[3,5]{1,0}: 60 bytes
+            float x = b.getFloat(2, 3);                    // 1.5
+            // end::readme[]
+            assertEquals(17, slot);
+            assertEquals(1.5f, x);
+            assertEquals(96, a.segment().byteSize());
+            assertEquals(60, b.segment().byteSize());
+            // tag::readme[]
+        }
+        // end::readme[]
+    }
+
+    @Test
+    void shapes() {
+        // tag::shapes[]
+        ArrayShape s = (ArrayShape) Shape.parse("f32[3,5]{1,0:T(2,2)}");
+        s.elementCount();          // 15
+        s.byteSize();              // 60: XLA's ByteSizeOf, no padding
+        s.bufferSize();            // 96: six 2x2 tiles of f32, padding included
+        s.linearIndex(2, 3);       // 17: the slot of element (2,3)
+        s.multiIndex(17);          // [2, 3]
+        s.isElementSlot(9);        // false: slot 9 is padding
+        // end::shapes[]
+        assertEquals(15, s.elementCount());
+        assertEquals(60, s.byteSize());
+        assertEquals(96, s.bufferSize());
+        assertEquals(17, s.linearIndex(2, 3));
+        assertArrayEquals(new long[] {2, 3}, s.multiIndex(17));
+        assertEquals(false, s.isElementSlot(9));
+    }
+
+    @Test
+    void building() {
+        // tag::building[]
+        ArrayShape rowMajor = ArrayShape.of(ElementType.BF16, 1024, 1024);    // bf16[1024,1024]{1,0}
+        ArrayShape tpu = rowMajor.withLayout(Layout.rowMajor(2).withTiles(Tile.of(8, 128), Tile.of(2, 1)));
+        tpu.toString();            // "bf16[1024,1024]{1,0:T(8,128)(2,1)}"
+        tpu.linearIndex(1, 0);     // 1: rows 0 and 1 of a column are neighbours
+        tpu.linearIndex(0, 1);     // 2
+        tpu.linearIndex(8, 0);     // 8192: the next tile row starts after 8 tiles of 1024
+        // end::building[]
+        assertEquals("bf16[1024,1024]{1,0}", rowMajor.toString());
+        assertEquals("bf16[1024,1024]{1,0:T(8,128)(2,1)}", tpu.toString());
+        assertEquals(1, tpu.linearIndex(1, 0));
+        assertEquals(2, tpu.linearIndex(0, 1));
+        assertEquals(8192, tpu.linearIndex(8, 0));
+    }
+
+    @Test
+    void arrays() {
+        // tag::arrays[]
+        try (Arena arena = Arena.ofConfined()) {
+            Array a = Array.allocate(arena, (ArrayShape) Shape.parse("f32[2,3]{0,1}"));  // zeros
+            a.copyFrom(new float[] {0, 1, 2, 3, 4, 5});    // logical row-major order, whatever the layout
+            a.setFloat(1, 2, 50f);
+            float x = a.getFloat(1, 2);                    // 50.0
+            float m = a.segment().get(ValueLayout.JAVA_FLOAT, 4);   // 3.0: column-major, (1,0) is the second float
+            float[] values = a.toFloatArray();             // {0, 1, 2, 3, 4, 50}
+            System.out.println(a);                         // f32[2,3]{0,1}, then [[0.0, 1.0, 2.0], [3.0, 4.0, 50.0]]
+            // end::arrays[]
+            assertEquals(50f, x);
+            assertEquals(3f, m);
+            assertArrayEquals(new float[] {0, 1, 2, 3, 4, 50}, values);
+            assertEquals("f32[2,3]{0,1}\n[[0.0, 1.0, 2.0],\n [3.0, 4.0, 50.0]]", a.toString().strip());
+            // tag::arrays[]
+        }
+        // end::arrays[]
+    }
+
+    @Test
+    void lifetime() {
+        Array escaped;
+        // tag::lifetime[]
+        Array a;
+        try (Arena arena = Arena.ofConfined()) {
+            a = Array.allocate(arena, ArrayShape.of(ElementType.F32, 4));
+            a.fill(1.0);
+        }                                                  // the arena frees the memory here
+        // a.getFloat(0) now throws IllegalStateException: the arena is closed
+        // end::lifetime[]
+        escaped = a;
+        assertThrows(IllegalStateException.class, () -> escaped.getFloat(0));
+    }
+
+    @Test
+    void relayout() {
+        // tag::relayout[]
+        try (Arena arena = Arena.ofConfined()) {
+            Array src = Array.allocate(arena, (ArrayShape) Shape.parse("bf16[256,512]{1,0}"));
+            src.setFloat(3, 200, 2.5f);
+
+            // a new array in another layout
+            Array tiled = Relayout.to(src, Layout.rowMajor(2).withTiles(Tile.of(8, 128), Tile.of(2, 1)), arena);
+
+            // or into an array you already have
+            Array columnMajor = Array.allocate(arena, (ArrayShape) Shape.parse("bf16[256,512]{0,1}"));
+            Relayout.copy(tiled, columnMajor);
+            float x = columnMajor.getFloat(3, 200);        // 2.5
+
+            // plans: made once per pair of shapes, immutable, reusable on any buffers
+            RelayoutPlan plan = Relayout.plan(src.shape(), columnMajor.shape());
+            plan.execute(src.segment(), columnMajor.segment());
+            System.out.println(plan.describe());           // the loops the planner chose
+            // end::relayout[]
+            assertEquals(2.5f, x);
+            assertEquals(2.5f, tiled.getFloat(3, 200));
+            assertEquals("bf16[256,512]{1,0:T(8,128)(2,1)}", tiled.shape().toString());
+            assertTrue(!plan.describe().isEmpty());
+            // tag::relayout[]
+        }
+        // end::relayout[]
+    }
+
+    @Test
+    void interop() {
+        // tag::interop[]
+        try (Arena arena = Arena.ofConfined()) {
+            // memory that came from elsewhere: a mapped file, a buffer a native library filled
+            MemorySegment memory = arena.allocate(4 * 6 * Float.BYTES);
+            memory.setAtIndex(ValueLayout.JAVA_FLOAT, 1, 7f);
+            Array a = Array.wrap(memory, (ArrayShape) Shape.parse("f32[4,6]{0,1}"));  // no copy
+            float x = a.getFloat(1, 0);                     // 7.0: slot 1 of a column-major array
+            // end::interop[]
+            assertEquals(7f, x);
+            // tag::interop[]
+        }
+        // end::interop[]
+    }
+
+    @Test
+    void errors() {
+        boolean caught = false;
+        // tag::errors[]
+        try {
+            Shape.parse("f32[2,x]");
+        } catch (ShapeParseException e) {                  // an IllegalArgumentException
+            int offset = e.offset();                       // 6
+            String caret = e.caretDiagram();               // "f32[2,x]\n      ^"
+            // end::errors[]
+            assertEquals(6, offset);
+            assertEquals("f32[2,x]\n      ^", caret);
+            caught = true;
+            // tag::errors[]
+        }
+        // end::errors[]
+        assertTrue(caught);
+        // tag::errors-thrown[]
+        // IllegalArgumentException: layout minor_to_major field has duplicate values: {1,1}; shape: f32[2,3]
+        assertThrows(IllegalArgumentException.class, () -> Shape.parse("f32[2,3]{1,1}"));
+        // IndexOutOfBoundsException: index [3, 0] is out of bounds for f32[3,5]
+        assertThrows(IndexOutOfBoundsException.class, () -> ArrayShape.of(ElementType.F32, 3, 5).linearIndex(3, 0));
+        // end::errors-thrown[]
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> Shape.parse("f32[2,3]{1,1}"));
+        assertEquals("layout minor_to_major field has duplicate values: {1,1}; shape: f32[2,3]", bad.getMessage());
+        IndexOutOfBoundsException out = assertThrows(IndexOutOfBoundsException.class,
+                () -> ArrayShape.of(ElementType.F32, 3, 5).linearIndex(3, 0));
+        assertEquals("index [3, 0] is out of bounds for f32[3,5]", out.getMessage());
+    }
+
+    @Test
+    void threads() throws Exception {
+        Throwable cause;
+        // tag::threads[]
+        try (Arena arena = Arena.ofConfined(); ExecutorService pool = Executors.newFixedThreadPool(2)) {
+            Array a = Array.allocate(arena, ArrayShape.of(ElementType.F32, 4));
+            Future<Float> f = pool.submit(() -> a.getFloat(0));
+            // f.get() throws ExecutionException caused by WrongThreadException: a confined arena
+            // belongs to the thread that made it
+            // end::threads[]
+            cause = assertThrows(ExecutionException.class, f::get).getCause();
+            // tag::threads[]
+        }
+        // end::threads[]
+        assertInstanceOf(WrongThreadException.class, cause);
+        // tag::threads-shared[]
+        try (Arena arena = Arena.ofShared(); ExecutorService pool = Executors.newFixedThreadPool(2)) {
+            Array src = Array.allocate(arena, (ArrayShape) Shape.parse("f32[1024,1024]{1,0}"));
+            Array dst = Array.allocate(arena, (ArrayShape) Shape.parse("f32[1024,1024]{0,1}"));
+            src.setFloat(1023, 0, 9f);
+            Relayout.copy(src, dst, pool, 2);              // up to 2 tasks of the pool share the work
+            float x = dst.getFloat(1023, 0);               // 9.0
+            // end::threads-shared[]
+            assertEquals(9f, x);
+            // tag::threads-shared[]
+        }
+        // end::threads-shared[]
+    }
+}
