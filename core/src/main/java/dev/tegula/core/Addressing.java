@@ -409,6 +409,14 @@ public abstract sealed class Addressing
                 return (((r >>> aShift) * tilesAcross + (q >>> bShift)) << tileShift)
                         + ((((ri >>> cShift) << bShift) + (q & (b - 1))) << cShift) + (ri & (c - 1));
             }
+            return divided(r, q);
+        }
+
+        /**
+         * The formula with divisions, out of line: six long divisions dwarf a call, and keeping their
+         * machine code out of {@link #slot(long, long)} keeps callers that inline it small.
+         */
+        private long divided(long r, long q) {
             long ri = r % a;
             return ((r / a) * tilesAcross + q / b) * tileSlots + ((ri / c) * b + q % b) * c + ri % c;
         }
