@@ -178,6 +178,10 @@ public abstract sealed class Addressing
         return Long.compareUnsigned(i, size) >= 0;
     }
 
+    static boolean isPowerOfTwo(long x) {
+        return x > 0 && (x & (x - 1)) == 0;
+    }
+
     // ---- strided ---------------------------------------------------------------------------------------
 
     /** Untiled rank 1. */
@@ -348,7 +352,8 @@ public abstract sealed class Addressing
     /**
      * Rank 2 with tile {@code (a,b)} on the physical dimensions, optionally followed by {@code (c,1)}:
      * {@code slot = ((r/a)·⌈C/b⌉ + q/b)·⌈a/c⌉·c·b + (((r%a)/c)·b + q%b)·c + (r%a)%c}, where
-     * {@code r} is the physically major coordinate and {@code q} the minor one.
+     * {@code r} is the physically major coordinate and {@code q} the minor one. When {@code a},
+     * {@code b} and {@code c} are powers of two, the same formula runs with shifts and masks.
      */
     public static final class Tiled2 extends Addressing {
         private final long d0;
@@ -359,6 +364,13 @@ public abstract sealed class Addressing
         private final long c;
         private final long tilesAcross;
         private final long tileSlots;
+        // When a, b and c are powers of two (decided once, here): the same formula with shifts and
+        // masks. A long division costs tens of cycles; T(8,128) would otherwise pay for six of them.
+        private final boolean pow2;
+        private final int aShift;
+        private final int bShift;
+        private final int cShift;
+        private final int tileShift;
 
         Tiled2(ArrayShape shape, IndexPlan p, long a, long b, long c) {
             super(shape, p);
@@ -370,6 +382,11 @@ public abstract sealed class Addressing
             this.c = c;
             tilesAcross = IndexPlan.ceilDiv(p.physicalSizes[1], b);
             tileSlots = IndexPlan.ceilDiv(a, c) * c * b;
+            pow2 = isPowerOfTwo(a) && isPowerOfTwo(b) && isPowerOfTwo(c);   // then tileSlots = max(a,c)·b is one too
+            aShift = Long.numberOfTrailingZeros(a);
+            bShift = Long.numberOfTrailingZeros(b);
+            cShift = Long.numberOfTrailingZeros(c);
+            tileShift = Long.numberOfTrailingZeros(tileSlots);
         }
 
         @Override
@@ -387,6 +404,19 @@ public abstract sealed class Addressing
             }
             long r = swap ? j : i;
             long q = swap ? i : j;
+            if (pow2) {   // r, q >= 0 (checked above): x/2^k = x>>>k, x%2^k = x&(2^k-1)
+                long ri = r & (a - 1);
+                return (((r >>> aShift) * tilesAcross + (q >>> bShift)) << tileShift)
+                        + ((((ri >>> cShift) << bShift) + (q & (b - 1))) << cShift) + (ri & (c - 1));
+            }
+            return divided(r, q);
+        }
+
+        /**
+         * The formula with divisions, out of line: six long divisions dwarf a call, and keeping their
+         * machine code out of {@link #slot(long, long)} keeps callers that inline it small.
+         */
+        private long divided(long r, long q) {
             long ri = r % a;
             return ((r / a) * tilesAcross + q / b) * tileSlots + ((ri / c) * b + q % b) * c + ri % c;
         }
@@ -407,6 +437,13 @@ public abstract sealed class Addressing
         private final long c;
         private final long tilesAcross;
         private final long tileSlots;
+        // When a, b and c are powers of two (decided once, here): the same formula with shifts and
+        // masks. A long division costs tens of cycles; T(8,128) would otherwise pay for six of them.
+        private final boolean pow2;
+        private final int aShift;
+        private final int bShift;
+        private final int cShift;
+        private final int tileShift;
 
         TiledN(ArrayShape shape, IndexPlan p, long a, long b, long c) {
             super(shape, p);
@@ -421,6 +458,11 @@ public abstract sealed class Addressing
             this.c = c;
             tilesAcross = IndexPlan.ceilDiv(p.physicalSizes[n - 1], b);
             tileSlots = IndexPlan.ceilDiv(a, c) * c * b;
+            pow2 = isPowerOfTwo(a) && isPowerOfTwo(b) && isPowerOfTwo(c);   // then tileSlots = max(a,c)·b is one too
+            aShift = Long.numberOfTrailingZeros(a);
+            bShift = Long.numberOfTrailingZeros(b);
+            cShift = Long.numberOfTrailingZeros(c);
+            tileShift = Long.numberOfTrailingZeros(tileSlots);
             leadStrides = new long[n - 2];
             long stride = IndexPlan.ceilDiv(p.physicalSizes[n - 2], a) * tilesAcross * tileSlots;
             for (int q = n - 3; q >= 0; q--) {
@@ -446,6 +488,11 @@ public abstract sealed class Addressing
             }
             long r = index[physical[n - 2]];
             long col = index[physical[n - 1]];
+            if (pow2) {   // as in Tiled2
+                long ri = r & (a - 1);
+                return s + (((r >>> aShift) * tilesAcross + (col >>> bShift)) << tileShift)
+                        + ((((ri >>> cShift) << bShift) + (col & (b - 1))) << cShift) + (ri & (c - 1));
+            }
             long ri = r % a;
             return s + ((r / a) * tilesAcross + col / b) * tileSlots + ((ri / c) * b + col % b) * c + ri % c;
         }

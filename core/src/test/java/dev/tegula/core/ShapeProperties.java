@@ -152,6 +152,66 @@ class ShapeProperties {
         assertThrows(IndexOutOfBoundsException.class, () -> a.slot(new long[s.rank() + 1]));
     }
 
+    /**
+     * {@link Addressing.Tiled2} and {@link Addressing.TiledN} take a shift-and-mask path when the tile
+     * sizes are powers of two: large tiles like {@code T(8,128)(2,1)}, mixed with sizes that are not
+     * powers of two (which keep the division path), on dims that are not multiples of the tile.
+     */
+    @Property(tries = 200)
+    void tiledAddressingWithLargeTilesAgreesWithTheReference(@ForAll("minor2Tiled") ArrayShape s) {
+        Addressing a = Addressing.of(s);
+        assertTrue(a instanceof Addressing.Tiled2 || a instanceof Addressing.TiledN, a.toString());
+        Statistics.label("addressing").collect(a.getClass().getSimpleName());
+        s.forEachIndex(i -> {
+            long expected = ReferenceIndex.linearIndex(s, i);
+            assertEquals(expected, s.linearIndex(i), () -> s + " " + java.util.Arrays.toString(i));
+            assertEquals(expected, a.slot(i), () -> a + " " + java.util.Arrays.toString(i));
+            if (i.length == 2) {
+                assertEquals(expected, a.slot(i[0], i[1]), () -> a + " " + java.util.Arrays.toString(i));
+            } else if (i.length == 3) {
+                assertEquals(expected, a.slot(i[0], i[1], i[2]), () -> a + " " + java.util.Arrays.toString(i));
+            }
+        });
+        long[] bad = s.dimensions();
+        assertThrows(IndexOutOfBoundsException.class, () -> a.slot(bad));
+        long[] negative = new long[s.rank()];
+        negative[0] = -1;
+        assertThrows(IndexOutOfBoundsException.class, () -> a.slot(negative));
+    }
+
+    @Provide
+    Arbitrary<ArrayShape> minor2Tiled() {
+        long[] sizes = {1, 2, 3, 4, 6, 8, 16, 32, 100, 128};
+        return Arbitraries.randomValue(r -> {
+            int rank = 2 + r.nextInt(2);
+            long[] dims = new long[rank];
+            for (int d = 0; d < rank; d++) {
+                dims[d] = rank == 3 && d == 0 ? 1 + r.nextInt(3) : 1 + r.nextInt(r.nextBoolean() ? 20 : 300);
+            }
+            long a = sizes[r.nextInt(7)];
+            long b = sizes[r.nextInt(sizes.length)];
+            long c = sizes[r.nextInt(7)];
+            Layout l = Layout.of(RandomShapes.permutation(r, rank));
+            l = r.nextBoolean() ? l.withTiles(Tile.of(a, b)) : l.withTiles(Tile.of(a, b), Tile.of(c, 1));
+            ElementType t = r.nextBoolean() ? ElementType.F32 : ElementType.BF16;
+            return ArrayShape.of(t, dims).withLayout(l);
+        }).filter(s -> s.slotCount() <= 60_000);
+    }
+
+    @org.junit.jupiter.api.Test
+    void powerOfTwoTilesMatchTheReferenceOnCommonLayouts() {
+        for (String text : new String[] {"f32[20,300]{1,0:T(8,128)}", "f32[20,300]{0,1:T(8,128)}",
+                "bf16[17,260]{1,0:T(8,128)(2,1)}", "bf16[17,260]{0,1:T(8,128)(2,1)}", "f32[9,13]{1,0:T(2,4)(4,1)}",
+                "f32[3,20,300]{2,1,0:T(8,128)}", "bf16[3,17,260]{1,2,0:T(8,128)(2,1)}", "f32[20,30]{1,0:T(8,6)}",
+                "f32[20,30]{1,0:T(6,8)(2,1)}", "f32[20,30]{1,0:T(8,8)(3,1)}"}) {
+            ArrayShape s = (ArrayShape) Shape.parse(text);
+            Addressing a = Addressing.of(s);
+            assertTrue(a instanceof Addressing.Tiled2 || a instanceof Addressing.TiledN, text);
+            s.forEachIndex(i -> assertEquals(ReferenceIndex.linearIndex(s, i), a.slot(i),
+                    () -> text + " " + java.util.Arrays.toString(i)));
+        }
+    }
+
     @Property
     void iterationOrders(@ForAll("arrays") ArrayShape s) {
         long[] dims = s.dimensions();

@@ -91,6 +91,13 @@ public final class Array {
     /** Bits of a packed slot (1, 2, 4). */
     final int slotBits;
     final int packedMask;
+    /** The element accessors' path: one of {@link ElementIO}'s kinds ({@code F32}, {@code SMALL}, ...). */
+    final int kind;
+    /** For kind {@code SMALL}: the value of each code 0..255, else null. */
+    final float[] smallFloats;
+    final double[] smallDoubles;
+    /** For kind {@code INT}: all ones for signed types, the width's mask for unsigned ones. */
+    final long intMask;
     final Addressing addressing;
 
     final ArrayShape shape;
@@ -128,6 +135,10 @@ public final class Array {
         slotBytes = bits >= 8 ? (int) (bits / 8) : 0;
         slotBits = (int) bits;
         packedMask = bits < 8 ? (1 << bits) - 1 : 0xFF;
+        kind = ElementIO.kindOf(type, bits);
+        smallFloats = kind == ElementIO.SMALL ? ElementIO.smallFloats(type) : null;
+        smallDoubles = kind == ElementIO.SMALL ? ElementIO.smallDoubles(type) : null;
+        intMask = ElementIO.intMask(type);
         exactLayout = !strided || elementCountOf(dims) == 0 || Arrays.equals(
                 nonUnit(dims, strides), nonUnit(dims, ArrayFactory.layoutStrides(shape)));
     }

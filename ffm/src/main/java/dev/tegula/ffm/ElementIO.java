@@ -21,12 +21,90 @@ import java.lang.foreign.MemorySegment;
  * itself still checks bounds, liveness and the owner thread. All values are in native byte order
  * and accessed with unaligned layouts, so any segment alignment works.
  *
- * <p>f32 and f64 take a direct path; every other type goes through the raw code
- * ({@link #readRaw}) and {@link ElementCodec}. Packed sub-byte slots ({@code E(1|2|4)}) are
- * read-modify-write of their byte: only the slot's own bits change.
+ * <p>The float and double accessors switch on the array's {@link #kindOf kind}, an int decided once
+ * per array, and every common kind is a few instructions written inline with no call: f32 and f64
+ * directly, bf16 and f16 by their bits, every slot of at most 8 bits (pred, 8-bit and sub-byte
+ * integers, the fp8/fp6/fp4 types, packed or not) through a 256-entry table of values, and the
+ * 16/32/64-bit integers sign- or zero-extended. Only u64, complex types and the encoders of the
+ * narrow types go out of line ({@code *Rare}). This matters for loops whose profile was polluted
+ * by other arrays: every path that the profile saw is compiled into the loop, and a single call on
+ * any of them stops C2 from hoisting the array's fields and the segment's checks out of the loop
+ * (a call may write memory), which cost 5x on a row-major f32 read. Helpers called from one case
+ * are kept under 35 bytecodes (C2's size limit at call sites it does not consider frequent).
+ *
+ * <p>Packed sub-byte slots ({@code E(1|2|4)}) are read-modify-write of their byte: only the slot's
+ * own bits change.
  */
 final class ElementIO {
     private ElementIO() {
+    }
+
+    // ---- kinds -----------------------------------------------------------------------------------
+
+    /** f32: read and written directly. */
+    static final int F32 = 0;
+    /** f64: read and written directly. */
+    static final int F64 = 1;
+    /** bf16: the high half of an f32. */
+    static final int BF16 = 2;
+    /** f16: through the JDK's binary16 conversions (intrinsics). */
+    static final int F16 = 3;
+    /** Slots of at most 8 bits (packed or not): the value of each of the 256 codes from a table. */
+    static final int SMALL = 4;
+    /** s16, u16, s32, u32, s64: the code, sign-extended, then masked by {@code intMask} for unsigned types. */
+    static final int INT = 5;
+    /** u64, c64, c128: out of line. */
+    static final int OTHER = 6;
+
+    /** {@return the kind of accessor path for slots of {@code type} stored in {@code storageBits} bits} */
+    static int kindOf(ElementType type, long storageBits) {
+        return switch (type) {
+            case F32 -> F32;
+            case F64 -> F64;
+            case BF16 -> BF16;
+            case F16 -> F16;
+            case S16, U16, S32, U32, S64 -> INT;
+            case U64, C64, C128 -> OTHER;
+            default -> storageBits <= 8 ? SMALL : OTHER;
+        };
+    }
+
+    /** {@return the mask applied to a sign-extended code of an {@link #INT} type: all ones if signed} */
+    static long intMask(ElementType type) {
+        return switch (type) {
+            case U16 -> 0xFFFFL;
+            case U32 -> 0xFFFF_FFFFL;
+            default -> -1L;
+        };
+    }
+
+    private static final float[][] SMALL_FLOATS = new float[ElementType.values().length][];
+    private static final double[][] SMALL_DOUBLES = new double[ElementType.values().length][];
+
+    /** {@return the float value of each code 0..255 of a {@link #SMALL} type (shared, do not write)} */
+    static synchronized float[] smallFloats(ElementType type) {
+        float[] v = SMALL_FLOATS[type.ordinal()];
+        if (v == null) {
+            v = new float[256];
+            for (int code = 0; code < 256; code++) {
+                v[code] = ElementCodec.toFloat(type, code);
+            }
+            SMALL_FLOATS[type.ordinal()] = v;
+        }
+        return v;
+    }
+
+    /** {@return the double value of each code 0..255 of a {@link #SMALL} type (shared, do not write)} */
+    static synchronized double[] smallDoubles(ElementType type) {
+        double[] v = SMALL_DOUBLES[type.ordinal()];
+        if (v == null) {
+            v = new double[256];
+            for (int code = 0; code < 256; code++) {
+                v[code] = ElementCodec.toDouble(type, code);
+            }
+            SMALL_DOUBLES[type.ordinal()] = v;
+        }
+        return v;
     }
 
     // ---- raw codes -----------------------------------------------------------------------------
@@ -86,22 +164,61 @@ final class ElementIO {
 
     // ---- typed ---------------------------------------------------------------------------------
 
+    // The fast cases are written out in one method each, not in helpers: C2 inlines a helper of more
+    // than 35 bytecodes only at a call site it rates frequent, and none at a site under ~1% of the
+    // calls, while the whole method is inlined at its one call site. Reads go through one site per
+    // width, f32 and f64 included (each inlined segment access is a few hundred bytes of machine
+    // code, and C2 refuses to inline a method already compiled to more than InlineSmallCode = 2500
+    // bytes: Array.getFloat(i, j), with the addressing and this inlined, must stay under it).
+
     static float getFloat(Array a, long slot) {
-        return switch (a.type) {
-            case F32 -> a.segment.get(JAVA_FLOAT_UNALIGNED, slot << 2);
-            case F64 -> (float) a.segment.get(JAVA_DOUBLE_UNALIGNED, slot << 3);
-            case C64, C128 -> (float) getReal(a, slot);
-            default -> ElementCodec.toFloat(a.type, readRaw(a, slot));
-        };
+        MemorySegment s = a.segment;
+        int k = a.kind;
+        if (k == SMALL) {   // packed, or whole bytes (slotBits 8, packedMask 0xFF)
+            long bit = slot * a.slotBits;
+            return a.smallFloats[(s.get(JAVA_BYTE, bit >>> 3) >> (int) (bit & 7)) & a.packedMask];
+        }
+        if (k == OTHER) {
+            return getFloatRare(a, slot);
+        }
+        int w = a.slotBytes;
+        long raw = w == 4 ? s.get(JAVA_INT_UNALIGNED, slot << 2)   // sign-extended
+                : w == 2 ? s.get(JAVA_SHORT_UNALIGNED, slot << 1)
+                : s.get(JAVA_LONG_UNALIGNED, slot << 3);
+        return k == F32 ? Float.intBitsToFloat((int) raw)
+                : k == BF16 ? Float.intBitsToFloat((int) raw << 16)
+                : k == F16 ? Float.float16ToFloat((short) raw)
+                : k == F64 ? (float) Double.longBitsToDouble(raw)
+                : (float) (raw & a.intMask);   // INT: one rounding, to nearest even
+    }
+
+    private static float getFloatRare(Array a, long slot) {
+        return a.type.isComplex() ? (float) getReal(a, slot) : ElementCodec.toFloat(a.type, readRaw(a, slot));
     }
 
     static double getDouble(Array a, long slot) {
-        return switch (a.type) {
-            case F32 -> a.segment.get(JAVA_FLOAT_UNALIGNED, slot << 2);
-            case F64 -> a.segment.get(JAVA_DOUBLE_UNALIGNED, slot << 3);
-            case C64, C128 -> getReal(a, slot);
-            default -> ElementCodec.toDouble(a.type, readRaw(a, slot));
-        };
+        MemorySegment s = a.segment;
+        int k = a.kind;
+        if (k == SMALL) {
+            long bit = slot * a.slotBits;
+            return a.smallDoubles[(s.get(JAVA_BYTE, bit >>> 3) >> (int) (bit & 7)) & a.packedMask];
+        }
+        if (k == OTHER) {
+            return getDoubleRare(a, slot);
+        }
+        int w = a.slotBytes;
+        long raw = w == 8 ? s.get(JAVA_LONG_UNALIGNED, slot << 3)
+                : w == 4 ? s.get(JAVA_INT_UNALIGNED, slot << 2)
+                : s.get(JAVA_SHORT_UNALIGNED, slot << 1);
+        return k == F64 ? Double.longBitsToDouble(raw)
+                : k == F32 ? Float.intBitsToFloat((int) raw)
+                : k == BF16 ? Float.intBitsToFloat((int) raw << 16)
+                : k == F16 ? Float.float16ToFloat((short) raw)
+                : (double) (raw & a.intMask);   // INT: exact below 2^53, else one rounding
+    }
+
+    private static double getDoubleRare(Array a, long slot) {
+        return a.type.isComplex() ? getReal(a, slot) : ElementCodec.toDouble(a.type, readRaw(a, slot));
     }
 
     static long getLong(Array a, long slot) {
@@ -133,20 +250,41 @@ final class ElementIO {
     }
 
     static void setFloat(Array a, long slot, float v) {
-        switch (a.type) {
-            case F32 -> a.segment.set(JAVA_FLOAT_UNALIGNED, slot << 2, v);
-            case F64 -> a.segment.set(JAVA_DOUBLE_UNALIGNED, slot << 3, v);
-            case C64, C128 -> setComplex(a, slot, v, 0);
-            default -> writeRaw(a, slot, ElementCodec.fromFloat(a.type, v));
+        MemorySegment s = a.segment;
+        int k = a.kind;
+        if (k == F32) {
+            s.set(JAVA_FLOAT_UNALIGNED, slot << 2, v);
+        } else if (k == BF16 || k == F16) {
+            s.set(JAVA_SHORT_UNALIGNED, slot << 1, k == BF16 ? BFloat16.fromFloat(v) : Float.floatToFloat16(v));
+        } else if (k == F64) {
+            s.set(JAVA_DOUBLE_UNALIGNED, slot << 3, v);
+        } else {
+            setFloatRare(a, slot, v);
+        }
+    }
+
+    private static void setFloatRare(Array a, long slot, float v) {
+        if (a.type.isComplex()) {
+            setComplex(a, slot, v, 0);
+        } else {
+            writeRaw(a, slot, ElementCodec.fromFloat(a.type, v));
         }
     }
 
     static void setDouble(Array a, long slot, double v) {
-        switch (a.type) {
-            case F32 -> a.segment.set(JAVA_FLOAT_UNALIGNED, slot << 2, (float) v);
-            case F64 -> a.segment.set(JAVA_DOUBLE_UNALIGNED, slot << 3, v);
-            case C64, C128 -> setComplex(a, slot, v, 0);
-            default -> writeRaw(a, slot, ElementCodec.fromDouble(a.type, v));
+        MemorySegment s = a.segment;
+        switch (a.kind) {
+            case F32 -> s.set(JAVA_FLOAT_UNALIGNED, slot << 2, (float) v);
+            case F64 -> s.set(JAVA_DOUBLE_UNALIGNED, slot << 3, v);
+            default -> setDoubleRare(a, slot, v);
+        }
+    }
+
+    private static void setDoubleRare(Array a, long slot, double v) {
+        if (a.type.isComplex()) {
+            setComplex(a, slot, v, 0);
+        } else {
+            writeRaw(a, slot, ElementCodec.fromDouble(a.type, v));
         }
     }
 

@@ -21,12 +21,22 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Reads a 1024×1024 f32 array by index through {@link Array#getFloat(long, long)} and, over the same
- * segment, through a hand-written index formula for its layout ({@code *Hand}). The goal (issue 3):
- * row-major and column-major within 1.5× of the hand-written loop, {@code T(8,128)} within 2×.
- * Both loops visit elements in logical row-major order. {@code polluted} first runs the accessor over
- * arrays of six other layout families and element types in the same JVM, so a megamorphic call in
- * the accessor would show up as a slowdown.
+ * Reads a 1024×1024 f32 array by index through {@link Array#getFloat(long, long)} ({@code accessor})
+ * and, over the same segment, through a hand-written index formula for its layout ({@code hand});
+ * {@code writer} and {@code writeHand} do the same for {@link Array#setFloat(long, long, float)}.
+ * The goal (issue 3): row-major and column-major within 1.5× of the hand-written loop,
+ * {@code T(8,128)} within 2×. Both loops visit elements in logical row-major order, and both go
+ * through the segment's own checks (bounds, liveness); the hand-written loop has no index checks
+ * against the shape, the accessor has them.
+ *
+ * <p>{@code polluted} first runs the same reading and writing methods over arrays of other layout
+ * families (row-major, column-major, {@code T(8,128)}, {@code T(8,128)(2,1)}, {@code T(2,2)},
+ * {@code T(8,128)(4,1)}, strided, sliced and selected views) and element types (f32, f64, bf16, f16, s32, s8, packed
+ * s4, u8, f8e4m3fn, pred) in the same JVM, so that the profile of every call site on the way is
+ * polluted: a megamorphic call, a call that is not inlined or a path that cannot be hoisted would
+ * show up as a slowdown. (Not in the mix: the general nested-tiling fallback and the out-of-line
+ * element types u64, c64, c128, and tiles that are not powers of two: each puts an out-of-line
+ * call into the loop; see {@code docs/benchmarks.md}.)
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -46,6 +56,7 @@ public class ArrayReadBench {
     private Arena arena;
     private Array array;
     private MemorySegment segment;
+    private float value;
 
     @Setup
     public void setup() {
@@ -70,14 +81,23 @@ public class ArrayReadBench {
     /** Runs the accessors over other layouts and types so that their call sites see many kinds. */
     private void pollute() {
         String[] others = {"f32[64,64]{1,0}", "f32[64,64]{0,1}", "f32[64,64]{1,0:T(8,128)}",
-            "bf16[64,256]{1,0:T(8,128)(2,1)}", "s4[64,64]{1,0:E(4)}", "f16[64,64]{0,1:T(2,2)}",
-            "u8[8,64,64]{2,1,0}"};
+            "f64[64,64]{1,0}", "bf16[64,256]{1,0:T(8,128)(2,1)}", "f16[64,64]{0,1:T(2,2)}",
+            "s32[64,64]{0,1}", "s8[64,64]{1,0:T(8,128)(4,1)}", "s4[64,64]{1,0:E(4)}", "u8[8,64,64]{2,1,0}",
+            "f8e4m3fn[64,64]{1,0}", "pred[64,64]{0,1}"};
         double sink = 0;
         for (int round = 0; round < 200; round++) {
             for (String t : others) {
                 Array a = Array.allocate(arena, (ArrayShape) Shape.parse(t));
+                // rank 3: a selected (strided, offset) view; rank 2: a view through two transposes
                 Array b = a.shape().rank() == 3 ? a.select(0, 1) : a.permute(1, 0).permute(1, 0);
-                sink += (a.shape().rank() == 2 ? sum(a) : 0) + sum(b);
+                Array c = a.shape().rank() == 3 ? a.select(2, 3)
+                        : a.shape().layout().isTiled() ? a.slice(a.shape().layout().minorToMajor()[1], 0, 24)
+                        : a.slice(0, 0, 32, 2);
+                write(b, round);
+                sink += (a.shape().rank() == 2 ? sum(a) : 0) + sum(b) + sum(c);
+                if (a.shape().rank() == 2) {
+                    write(a, round);
+                }
             }
         }
         if (sink == 42) {
@@ -97,6 +117,16 @@ public class ArrayReadBench {
         return s;
     }
 
+    private static void write(Array a, float v) {
+        long rows = a.shape().dimension(0);
+        long cols = a.shape().dimension(1);
+        for (long i = 0; i < rows; i++) {
+            for (long j = 0; j < cols; j++) {
+                a.setFloat(i, j, v);
+            }
+        }
+    }
+
     @TearDown
     public void tearDown() {
         arena.close();
@@ -105,6 +135,41 @@ public class ArrayReadBench {
     @Benchmark
     public float accessor() {
         return sum(array);
+    }
+
+    @Benchmark
+    public void writer() {
+        write(array, value++);
+    }
+
+    @Benchmark
+    public void writeHand() {
+        MemorySegment seg = segment;
+        float v = value++;
+        switch (layout) {
+            case "rowMajor" -> {
+                for (long i = 0; i < N; i++) {
+                    for (long j = 0; j < N; j++) {
+                        seg.setAtIndex(ValueLayout.JAVA_FLOAT, i * N + j, v);
+                    }
+                }
+            }
+            case "columnMajor" -> {
+                for (long i = 0; i < N; i++) {
+                    for (long j = 0; j < N; j++) {
+                        seg.setAtIndex(ValueLayout.JAVA_FLOAT, j * N + i, v);
+                    }
+                }
+            }
+            default -> {
+                for (long i = 0; i < N; i++) {
+                    for (long j = 0; j < N; j++) {   // T(8,128): 8 tiles across, 1024 slots a tile
+                        seg.setAtIndex(ValueLayout.JAVA_FLOAT,
+                                ((i >> 3) * 8 + (j >> 7)) * 1024 + (i & 7) * 128 + (j & 127), v);
+                    }
+                }
+            }
+        }
     }
 
     @Benchmark
