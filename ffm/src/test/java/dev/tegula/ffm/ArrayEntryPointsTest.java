@@ -287,6 +287,24 @@ class ArrayEntryPointsTest {
         return p;
     }
 
+    /**
+     * Found by RelayoutFuzzTest: {@code select(0, 1)} and {@code slice(0, 1, 3)} of a tiled
+     * {@code s32[3,0,6]} threw {@link IndexOutOfBoundsException} for the in-bounds index 1 (the view's
+     * start was located with {@code linearIndex} of {@code [1, 0, 0]}, which has no element).
+     */
+    @Test
+    void viewsOfTiledArraysWithoutElements() {
+        try (Arena arena = Arena.ofConfined()) {
+            Array a = Array.allocate(arena, shape("s32[3,0,6]{2,1,0:T(2,2)}"));
+            Array row = a.select(0, 1);
+            assertEquals("s32[0,6]", row.shape().toStringWithoutLayout());
+            assertEquals(0, row.toLongArray().length);
+            Array rows = a.slice(0, 1, 3);
+            assertEquals("s32[2,0,6]", rows.shape().toStringWithoutLayout());
+            assertEquals(0, rows.segment().byteSize());
+        }
+    }
+
     @Test
     void writesAfterARefusalLeaveTheBytesAlone() {
         // the refusal comes before any memory access: an out-of-bounds write changes nothing
