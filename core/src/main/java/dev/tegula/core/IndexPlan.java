@@ -371,6 +371,11 @@ final class IndexPlan {
      * produce the layout's {@link SlotFormula}, or null where a split cuts a digit unevenly.
      */
     SlotFormula slotFormula(ArrayShape shape) {
+        if (elementCount == 0) {
+            // no index to map: the empty sum is exact, and the digit rules below would divide by the
+            // zero range of an empty dimension or multiply strides that no element ever uses
+            return SlotFormula.build(List.of(), finalStrides, rank);
+        }
         List<SlotFormula.Coord> coords = new ArrayList<>();
         for (int p = 0; p < rank; p++) {
             int d = minorToMajor[rank - 1 - p];

@@ -15,7 +15,8 @@ import java.util.Optional;
  * <p>This is what a relayout planner needs to see a tiled layout as a strided view of a
  * higher-rank digit space. {@link #of(ArrayShape)} returns empty when a tile cuts a digit at a
  * size that does not divide it (then only the general algorithm of {@link ArrayShape#linearIndex}
- * applies). Immutable and thread-safe.
+ * applies). A shape without elements has the formula without terms (there is no index to map).
+ * Immutable and thread-safe.
  */
 public final class SlotFormula {
     /** Modulus of a term that is not reduced (the most major digit of its dimension). */

@@ -435,7 +435,13 @@ public final class Array {
     /** {@return the imaginary part of the complex element at {@code index} (for real types: 0)} */
     public double getImaginary(long... index) {
         long s = ArraySlots.slot(this, index);
-        return type.isComplex() ? ElementIO.getImaginary(this, s) : 0.0;
+        if (!type.isComplex()) {
+            // the answer is 0, but the element is still read: after the arena closed, or from a thread a
+            // confined arena does not belong to, this accessor throws like every other one
+            ElementIO.getDouble(this, s);
+            return 0.0;
+        }
+        return ElementIO.getImaginary(this, s);
     }
 
     /**

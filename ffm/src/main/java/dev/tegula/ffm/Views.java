@@ -175,7 +175,7 @@ final class Views {
      */
     private static Array tiledView(Array a, long[] dims, Layout layout, long start, int dim) {
         long offsetSlots = 0;
-        if (start > 0) {
+        if (start > 0 && Array.elementCountOf(a.dims) > 0) {   // an array without elements has no slot to start at
             long[] e = new long[a.dims.length];
             e[dim] = start;
             offsetSlots = a.shape.linearIndex(e);

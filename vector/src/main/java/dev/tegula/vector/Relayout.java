@@ -135,10 +135,13 @@ public final class Relayout {
         if (strides == null) {
             return true;   // tiled arrays and tiled views are dense over their segment
         }
+        ArrayShape s = a.shape();
+        if (s.elementCount() == 0) {
+            return true;   // no element to address (and no in-bounds index to probe the strides with)
+        }
         if (a.elementOffset() != 0) {
             return false;
         }
-        ArrayShape s = a.shape();
         for (int d = 0; d < strides.length; d++) {
             long[] unit = new long[s.rank()];
             if (s.dimension(d) < 2) {

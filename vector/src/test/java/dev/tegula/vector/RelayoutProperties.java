@@ -29,6 +29,11 @@ import org.junit.jupiter.api.Test;
  * The relayout engine against the scalar reference kernel: byte for byte, padding included, over
  * random shapes, layouts (permutations, single/nested/long tiles, '*' merges, tail padding, legacy
  * padding, E(n) packing) and element types. The destination starts as garbage so unwritten bytes show.
+ *
+ * <p>vector/pom.xml runs these properties three times: at the machine's widest vectors (AVX-512
+ * here), with {@code -XX:UseAVX=2} (256-bit) and with {@code -Dtegula.relayout.scalar=true} (the
+ * scalar kernels), so tails and remainders of every width are covered ({@link RelayoutWidthTest}
+ * checks that each run got the width it asked for).
  */
 class RelayoutProperties {
     private static final ElementType[] TYPES = {ElementType.PRED, ElementType.S8, ElementType.U8, ElementType.S16,
@@ -51,6 +56,18 @@ class RelayoutProperties {
         ArrayShape to = ArrayShape.of(target, pair.get2().dimensions()).withLayout(
                 pair.get2().layout().withElementSizeInBits(0).withPaddedDimensions(PaddingValue.ZERO));
         check(from, to);
+    }
+
+    /**
+     * Broader shapes, few tries: ranks 0..6, sizes 0, 1 and up to 100 per dimension (at most
+     * {@link #BROAD_MAX_SLOTS} slots), every storage width (1, 2, 4, 8, 16 bytes and packed
+     * sub-byte), nested tiles with {@code *}, {@code (8,128)}-sized and uneven tiles, {@code L(n)},
+     * {@code E(n)} and legacy padding with every padding value. Run at every vector width (see
+     * vector/pom.xml), so kernels meet remainders of every length.
+     */
+    @Property(tries = 40)
+    void broadShapesMatchReference(@ForAll("broadPairs") Tuple.Tuple2<ArrayShape, ArrayShape> pair) {
+        check(pair.get1(), pair.get2());
     }
 
     @Test
@@ -144,6 +161,91 @@ class RelayoutProperties {
                     Random r = new Random(seed);
                     return Tuple.of(randomShape(t, d, r), randomShape(t, d, r));
                 });
+    }
+
+    static final long BROAD_MAX_SLOTS = 1 << 15;
+    private static final ElementType[] BROAD_TYPES = {ElementType.PRED, ElementType.U8, ElementType.S8,
+        ElementType.F8E5M2, ElementType.BF16, ElementType.S16, ElementType.F32, ElementType.U32, ElementType.F64,
+        ElementType.S64, ElementType.C64, ElementType.C128, ElementType.S4, ElementType.U2, ElementType.U1};
+
+    @Provide
+    Arbitrary<Tuple.Tuple2<ArrayShape, ArrayShape>> broadPairs() {
+        return Arbitraries.randomValue(r -> {
+            ElementType t = BROAD_TYPES[r.nextInt(BROAD_TYPES.length)];
+            long[] dims = broadDims(r);
+            while (true) {
+                ArrayShape a = broadShape(t, dims, r);
+                ArrayShape b = broadShape(t, dims, r);
+                if (a.slotCount() <= BROAD_MAX_SLOTS && b.slotCount() <= BROAD_MAX_SLOTS) {
+                    return Tuple.of(a, b);
+                }
+            }
+        });
+    }
+
+    /** Rank 0..6; each size 0 (rarely), 1, or up to 100, halved until the array has at most 8192 elements. */
+    static long[] broadDims(Random r) {
+        long[] dims = new long[r.nextInt(7)];
+        for (int d = 0; d < dims.length; d++) {
+            int k = r.nextInt(20);
+            dims[d] = k == 0 ? 0 : k < 4 ? 1 : 2 + r.nextInt(99);
+        }
+        while (true) {
+            long n = 1;
+            int largest = 0;
+            for (int d = 0; d < dims.length; d++) {
+                n *= dims[d];
+                if (dims[d] > dims[largest]) {
+                    largest = d;
+                }
+            }
+            if (n <= 8192) {
+                return dims;
+            }
+            dims[largest] = (dims[largest] + 1) / 2;
+        }
+    }
+
+    /** A layout for {@code dims}: any order; untiled, one to three tiles ('*' anywhere but last), or legacy padding. */
+    static ArrayShape broadShape(ElementType t, long[] dims, Random r) {
+        int rank = dims.length;
+        List<Integer> perm = new ArrayList<>(IntStream.range(0, rank).boxed().toList());
+        java.util.Collections.shuffle(perm, r);
+        Layout l = Layout.of(perm.stream().mapToInt(Integer::intValue).toArray());
+        switch (r.nextInt(5)) {
+            case 0 -> { }
+            case 1, 2, 3 -> {
+                Tile[] tiles = new Tile[1 + r.nextInt(3)];
+                for (int i = 0; i < tiles.length; i++) {
+                    long[] tile = new long[1 + r.nextInt(Math.min(4, rank + 2))];
+                    for (int k = 0; k < tile.length; k++) {
+                        int c = r.nextInt(12);
+                        tile[k] = k < tile.length - 1 && c == 0 ? Tile.COMBINE
+                                : c == 1 ? 128 : c == 2 ? 3 + r.nextInt(3) : 1L << r.nextInt(4);
+                    }
+                    tiles[i] = Tile.of(tile);
+                }
+                l = l.withTiles(tiles);
+                if (r.nextInt(3) == 0) {
+                    l = l.withTailPaddingAlignment(1 + r.nextInt(16));
+                }
+            }
+            default -> {
+                if (rank > 0) {
+                    long[] p = dims.clone();
+                    for (int i = 0; i < rank; i++) {
+                        p[i] += r.nextInt(4);
+                    }
+                    l = l.withPaddedDimensions(PaddingValue.values()[r.nextInt(PaddingValue.values().length)], p);
+                }
+            }
+        }
+        if (t.isSubByte() && r.nextBoolean()) {
+            long[] widths = t.bitWidth() == 1 ? new long[] {1, 2, 4, 8} : t.bitWidth() == 2 ? new long[] {2, 4, 8}
+                    : new long[] {4, 8};
+            l = l.withElementSizeInBits(widths[r.nextInt(widths.length)]);
+        }
+        return ArrayShape.of(t, dims).withLayout(l);
     }
 
     static ArrayShape randomShape(ElementType t, long[] dims, Random r) {
