@@ -127,14 +127,43 @@ final class Kernels {
     }
 
     /**
-     * Runs a nest, restricted to indices {@code [from, to)} of its {@link #splitLoop} (for sharing
-     * work between threads; pass 0 and Long.MAX_VALUE for all of it).
+     * {@return how many parts the nest can be split into for threads}: the extent of its
+     * {@link #splitLoop}, or, when the kernel takes the whole nest at once, of the loop it can cut
+     * instead (the destination-contiguous loop of a 2-D transpose, the run of a single bulk copy).
+     */
+    static long splitExtent(LoopNest nest) {
+        int split = splitLoop(nest);
+        if (split >= 0) {
+            return nest.n()[split];
+        }
+        Mode m = mode(nest);
+        return m == Mode.STRIDED ? 1 : nest.n()[nest.depth() - 1];
+    }
+
+    /**
+     * Runs a nest, restricted to indices {@code [from, to)} of the loop {@link #splitExtent} counts
+     * (for sharing work between threads; pass 0 and Long.MAX_VALUE for all of it).
      */
     static void run(LoopNest nest, MemorySegment src, MemorySegment dst, int b, long from, long to) {
         Mode m = mode(nest);
         int skip = m == Mode.TRANSPOSE ? transposeLoop(nest) : -1;
         int end = m == Mode.STRIDED ? nest.depth() : nest.depth() - 1;
-        outer(nest, src, dst, b, from, to, splitLoop(nest), 0, end, skip, nest.srcBase(), nest.dstBase(), m);
+        int split = splitLoop(nest);
+        if (split < 0 && m != Mode.STRIDED && (from > 0 || to < nest.n()[nest.depth() - 1])) {
+            // the kernel takes the whole nest: cut its innermost (destination-contiguous) loop instead
+            int inner = nest.depth() - 1;
+            long lo = from;
+            long hi = Math.min(to, nest.n()[inner]);
+            long so = nest.srcBase() + lo * nest.s()[inner];
+            long dO = nest.dstBase() + lo * nest.t()[inner];
+            if (m == Mode.RUNS) {
+                MemorySegment.copy(src, so * b, dst, dO * b, (hi - lo) * b);
+            } else {
+                transpose(src, so, dst, dO, b, nest.n()[skip], nest.t()[skip], hi - lo, nest.s()[inner]);
+            }
+            return;
+        }
+        outer(nest, src, dst, b, from, to, split, 0, end, skip, nest.srcBase(), nest.dstBase(), m);
     }
 
     /** Walks loops [level, end) except {@code skip}, then calls the kernel of the mode. */

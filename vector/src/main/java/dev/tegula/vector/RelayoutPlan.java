@@ -207,13 +207,12 @@ public final class RelayoutPlan {
     private void runNests(MemorySegment src, MemorySegment dst, ExecutorService executor, int parallelism) {
         boolean parallel = executor != null && parallelism > 1 && Relayout.sharable(src) && Relayout.sharable(dst);
         for (LoopNest nest : nests) {
-            int split = Kernels.splitLoop(nest);
+            long extent = Kernels.splitExtent(nest);
             long bytes = nest.elements() * elementBytes;
-            if (!parallel || split < 0 || bytes < MIN_PARALLEL_BYTES || nest.n()[split] < 2) {
+            if (!parallel || bytes < MIN_PARALLEL_BYTES || extent < 2) {
                 Kernels.run(nest, src, dst, elementBytes, 0, Long.MAX_VALUE);
                 continue;
             }
-            long extent = nest.n()[split];
             int tasks = (int) Math.min(parallelism, extent);
             List<Future<?>> futures = new ArrayList<>();
             for (int k = 0; k < tasks; k++) {
