@@ -173,7 +173,7 @@ final class Json {
                 case 'u' -> b.append(hex4());
                 default -> {
                     pos--;
-                    throw error("an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)");
+                    throw error("an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u and four hex digits)");
                 }
             }
         }
