@@ -40,9 +40,12 @@ final class BenchCases {
      * @param to   the destination shape
      */
     record Case(String name, ArrayShape from, ArrayShape to) {
-        /** {@return the bytes both runs move: the smaller of the two buffer sizes, as in the JMH benchmark} */
+        /**
+         * {@return the bytes of the case, the measure of both the relayout and the copy: the larger of
+         * the two buffers, as in the JMH benchmark (for packing, the one-byte-per-element form)}
+         */
         long bytes() {
-            return Math.min(from.bufferSize(), to.bufferSize());
+            return largestBuffer();
         }
 
         /** {@return the larger of the two buffers} */
