@@ -107,6 +107,16 @@ public final class Array {
     /** True if {@code shape.layout()} describes memory exactly from {@code elementOffset}. */
     final boolean exactLayout;
     final MemorySpaceProvider provider;
+    /**
+     * Rank-2 tiled layouts whose tile sizes and digit weights are powers of two: the slot as core's
+     * digit terms ({@link ArraySlots#digits2}), {@code Σ ((i >>> sh) & mask) << w + Σ ((j >>> sh) & mask) << w},
+     * two or three terms a dimension (the value of this field; 0 when not used). Evaluated inline, so no call sits in a loop
+     * whatever the profile (C2 declined to inline a call to the tiled path that a polluted profile
+     * had rarely taken).
+     */
+    final int digits2;
+    final long ish0, imk0, iw0, ish1, imk1, iw1, ish2, imk2, iw2;
+    final long jsh0, jmk0, jw0, jsh1, jmk1, jw1, jsh2, jmk2, jw2;
 
     Array(MemorySegment segment, ArrayShape shape, long elementOffset, long[] strides, boolean readOnly,
           MemorySpaceProvider provider) {
@@ -139,6 +149,12 @@ public final class Array {
         smallFloats = kind == ElementIO.SMALL ? ElementIO.smallFloats(type) : null;
         smallDoubles = kind == ElementIO.SMALL ? ElementIO.smallDoubles(type) : null;
         intMask = ElementIO.intMask(type);
+        long[] g = strided ? null : ArraySlots.digits2(shape, addressing);
+        digits2 = g != null ? (int) g[18] : 0;
+        long[] t = g != null ? g : new long[19];
+        ish0 = t[0]; imk0 = t[1]; iw0 = t[2]; ish1 = t[3]; imk1 = t[4]; iw1 = t[5]; ish2 = t[6]; imk2 = t[7]; iw2 = t[8];
+        jsh0 = t[9]; jmk0 = t[10]; jw0 = t[11]; jsh1 = t[12]; jmk1 = t[13]; jw1 = t[14]; jsh2 = t[15]; jmk2 = t[16];
+        jw2 = t[17];
         exactLayout = !strided || elementCountOf(dims) == 0 || Arrays.equals(
                 nonUnit(dims, strides), nonUnit(dims, ArrayFactory.layoutStrides(shape)));
     }

@@ -1,6 +1,8 @@
 package dev.tegula.ffm;
 
 import dev.tegula.core.Addressing;
+import dev.tegula.core.ArrayShape;
+import dev.tegula.core.SlotFormula;
 
 /**
  * The hot path of {@link Array}'s accessors: index to slot. Untiled arrays and strided views add
@@ -43,7 +45,48 @@ final class ArraySlots {
             }
             return a.elementOffset + i * a.s0 + j * a.s1;
         }
+        if (a.digits2 != 0) {
+            if (Long.compareUnsigned(i, a.d0) >= 0 || Long.compareUnsigned(j, a.d1) >= 0) {
+                throw a.outOfBounds(i, j);
+            }
+            long s = (((i >>> a.ish0) & a.imk0) << a.iw0) + (((i >>> a.ish1) & a.imk1) << a.iw1)
+                    + (((j >>> a.jsh0) & a.jmk0) << a.jw0) + (((j >>> a.jsh1) & a.jmk1) << a.jw1);
+            return a.digits2 == 2 ? s
+                    : s + (((i >>> a.ish2) & a.imk2) << a.iw2) + (((j >>> a.jsh2) & a.jmk2) << a.jw2);
+        }
         return tiled2(a.addressing, i, j);
+    }
+
+    /**
+     * {@return the inline digit terms of a rank-2 {@link Addressing.Tiled2} layout, or null}: from
+     * core's {@link SlotFormula}, when every divisor, modulus and weight is a power of two and each
+     * dimension has at most three digits; 19 longs, (shift, mask, weight shift) × 3 for dimension 0,
+     * then dimension 1, then the most digits a dimension has (2 or 3). Unused terms have mask 0.
+     */
+    static long[] digits2(ArrayShape shape, Addressing addressing) {
+        if (!(addressing instanceof Addressing.Tiled2)) {
+            return null;
+        }
+        SlotFormula f = SlotFormula.of(shape).orElse(null);
+        if (f == null) {
+            return null;
+        }
+        long[] out = new long[19];
+        int[] used = new int[2];
+        for (SlotFormula.Term t : f.terms()) {
+            int d = t.dimension();
+            long mod = t.modulus();
+            if (Long.bitCount(t.divisor()) != 1 || (mod != SlotFormula.UNBOUNDED && Long.bitCount(mod) != 1)
+                    || Long.bitCount(t.weight()) != 1 || used[d] == 3) {
+                return null;
+            }
+            int at = d * 9 + used[d]++ * 3;
+            out[at] = Long.numberOfTrailingZeros(t.divisor());
+            out[at + 1] = mod == SlotFormula.UNBOUNDED ? -1L : mod - 1;
+            out[at + 2] = Long.numberOfTrailingZeros(t.weight());
+        }
+        out[18] = Math.max(2, Math.max(used[0], used[1]));
+        return out;
     }
 
     // instanceof on the sealed leaves: each call below has an exact receiver type (no megamorphic call)
