@@ -70,19 +70,8 @@ public final class BFloat16 {
      * @param value the value to encode
      */
     public static short fromDouble(double value) {
-        long bits = Double.doubleToRawLongBits(value);
-        int sign = (int) (bits >>> 48) & 0x8000;
-        long magnitude = bits & Long.MAX_VALUE;
-        if (magnitude >= 0x7FF0_0000_0000_0000L) {
-            return magnitude == 0x7FF0_0000_0000_0000L
-                    ? (short) (sign | POSITIVE_INFINITY)
-                    : fromFloat((float) value);
-        }
-        if (magnitude == 0) {
-            return (short) sign;
-        }
-        long code = Rounding.roundDouble(magnitude, MANTISSA_BITS, BIAS);
-        return (short) (sign | (int) Math.min(code, POSITIVE_INFINITY));
+        return Double.isNaN(value) ? fromFloat((float) value)
+                : Rounding.sixteenBitCode(value, MANTISSA_BITS, BIAS, POSITIVE_INFINITY);
     }
 
     /**

@@ -66,4 +66,26 @@ final class Rounding {
         }
         return roundToCode(fraction | 0x0010_0000_0000_0000L, e - 1075, mantissaBits, bias);
     }
+
+    /**
+     * {@return the code of a 16-bit float format (1 sign bit, then exponent and mantissa) nearest to
+     * {@code value}, ties to even, rounded once from the double}: signed zeros and infinities kept,
+     * overflow to infinity. Shared by bf16 and f16.
+     *
+     * @param value    not NaN (callers map NaN themselves)
+     * @param infinity the format's positive-infinity code
+     */
+    static short sixteenBitCode(double value, int mantissaBits, int bias, short infinity) {
+        long bits = Double.doubleToRawLongBits(value);
+        int sign = (int) (bits >>> 48) & 0x8000;
+        long magnitude = bits & Long.MAX_VALUE;
+        if (magnitude == 0x7FF0_0000_0000_0000L) {
+            return (short) (sign | infinity);
+        }
+        if (magnitude == 0) {
+            return (short) sign;
+        }
+        long code = roundDouble(magnitude, mantissaBits, bias);
+        return (short) (sign | (int) Math.min(code, infinity));
+    }
 }
