@@ -84,7 +84,6 @@ public final class Array {
     final boolean strided;
     final long elementOffset;
     final long d0, d1, d2, d3;
-    final long s0, s1, s2, s3;
     private final boolean readOnly;
     /** Bytes of one slot (1, 2, 4, 8, 16), or 0 for packed slots. */
     final int slotBytes;
@@ -108,15 +107,16 @@ public final class Array {
     final boolean exactLayout;
     final MemorySpaceProvider provider;
     /**
-     * Rank-2 tiled layouts whose tile sizes and digit weights are powers of two: the slot as core's
-     * digit terms ({@link ArraySlots#digits2}), {@code Σ ((i >>> sh) & mask) << w + Σ ((j >>> sh) & mask) << w},
-     * two or three terms a dimension (the value of this field; 0 when not used). Evaluated inline, so no call sits in a loop
-     * whatever the profile (C2 declined to inline a call to the tiled path that a polluted profile
-     * had rarely taken).
+     * Ranks 1 to 4: the slot as {@code elementOffset + Σ x·m + Σ (x >>> q)·k + Σ (x >>> r)·h} over
+     * the dimensions' indices {@code x} (fields {@code m0 … h3}, dimension 0 to 3), for strided arrays
+     * (the strides are the {@code m}) and for tiled layouts whose tiles split each dimension into
+     * power-of-two digits ({@link ArraySlots#carry}); {@code carry} is false when the layout needs
+     * core's {@link Addressing}. {@code carries} is how many carry terms are in use: 0 (strided), 1,
+     * or 2 (some {@code h} is not 0).
      */
-    final int digits2;
-    final long ish0, imk0, iw0, ish1, imk1, iw1, ish2, imk2, iw2;
-    final long jsh0, jmk0, jw0, jsh1, jmk1, jw1, jsh2, jmk2, jw2;
+    final boolean carry;
+    final int carries;
+    final long m0, q0, k0, r0, h0, m1, q1, k1, r1, h1, m2, q2, k2, r2, h2, m3, q3, k3, r3, h3;
 
     Array(MemorySegment segment, ArrayShape shape, long elementOffset, long[] strides, boolean readOnly,
           MemorySpaceProvider provider) {
@@ -132,15 +132,10 @@ public final class Array {
         this.addressing = Addressing.of(shape);
         int rank = dims.length;
         this.accessRank = provider.isHostAccessible() ? rank : -1;
-        long[] s = strided ? strides : new long[0];
         d0 = rank > 0 ? dims[0] : 0;
         d1 = rank > 1 ? dims[1] : 0;
         d2 = rank > 2 ? dims[2] : 0;
         d3 = rank > 3 ? dims[3] : 0;
-        s0 = s.length > 0 ? s[0] : 0;
-        s1 = s.length > 1 ? s[1] : 0;
-        s2 = s.length > 2 ? s[2] : 0;
-        s3 = s.length > 3 ? s[3] : 0;
         long bits = shape.storageBitsPerElement();
         slotBytes = bits >= 8 ? (int) (bits / 8) : 0;
         slotBits = (int) bits;
@@ -149,12 +144,14 @@ public final class Array {
         smallFloats = kind == ElementIO.SMALL ? ElementIO.smallFloats(type) : null;
         smallDoubles = kind == ElementIO.SMALL ? ElementIO.smallDoubles(type) : null;
         intMask = ElementIO.intMask(type);
-        long[] g = strided ? null : ArraySlots.digits2(shape, addressing);
-        digits2 = g != null ? (int) g[18] : 0;
-        long[] t = g != null ? g : new long[19];
-        ish0 = t[0]; imk0 = t[1]; iw0 = t[2]; ish1 = t[3]; imk1 = t[4]; iw1 = t[5]; ish2 = t[6]; imk2 = t[7]; iw2 = t[8];
-        jsh0 = t[9]; jmk0 = t[10]; jw0 = t[11]; jsh1 = t[12]; jmk1 = t[13]; jw1 = t[14]; jsh2 = t[15]; jmk2 = t[16];
-        jw2 = t[17];
+        long[] c = ArraySlots.carry(shape, strides);
+        carry = c != null;
+        long[] t = Arrays.copyOf(c != null ? c : new long[0], 4 * ArraySlots.PER_DIM);
+        m0 = t[0]; q0 = t[1]; k0 = t[2]; r0 = t[3]; h0 = t[4];
+        m1 = t[5]; q1 = t[6]; k1 = t[7]; r1 = t[8]; h1 = t[9];
+        m2 = t[10]; q2 = t[11]; k2 = t[12]; r2 = t[13]; h2 = t[14];
+        m3 = t[15]; q3 = t[16]; k3 = t[17]; r3 = t[18]; h3 = t[19];
+        carries = h0 != 0 || h1 != 0 || h2 != 0 || h3 != 0 ? 2 : k0 != 0 || k1 != 0 || k2 != 0 || k3 != 0 ? 1 : 0;
         exactLayout = !strided || elementCountOf(dims) == 0 || Arrays.equals(
                 nonUnit(dims, strides), nonUnit(dims, ArrayFactory.layoutStrides(shape)));
     }

@@ -5,18 +5,23 @@ import dev.tegula.core.ArrayShape;
 import dev.tegula.core.SlotFormula;
 
 /**
- * The hot path of {@link Array}'s accessors: index to slot. Untiled arrays and strided views add
- * {@code index · stride} from fields (ranks 1 to 4 unrolled); tiled arrays go to core's
- * {@link Addressing}, tested with {@code instanceof} against the sealed leaves so that every call
- * has an exact receiver type and a loop over one array never sees a megamorphic call. One
- * {@code accessRank} comparison covers both the rank check and the host-memory check (it is -1 for
- * memory the host cannot address); the exceptions are built in {@link Array}'s cold helpers.
+ * The hot path of {@link Array}'s accessors: index to slot. One {@code accessRank} comparison covers
+ * both the rank check and the host-memory check (it is -1 for memory the host cannot address); the
+ * exceptions are built in {@link Array}'s cold helpers.
  *
- * <p>The tiled branch goes through a tiny static method ({@code tiled2}, {@code tiledN}, under 35
- * bytecodes, so C2 inlines it whatever its call frequency). C2 inlines a large callee only where the
- * call is frequent relative to its immediate caller (25%); inside the trampoline the call on the
- * exact tiled type has the trampoline's full frequency, so it stays inlined when a polluted profile
- * says that tiled arrays were a minority of the calls.
+ * <p>For ranks 1 to 4, every strided array and every tiled layout whose tiles split each dimension
+ * into power-of-two digits ({@link #carry}) evaluates one inline formula from the array's fields:
+ * {@code elementOffset + Σ x·m}, plus, for tiled layouts, one or two "carry" terms
+ * {@code (x >>> q)·k} a dimension. There is no call in it and few loop invariants, so a loop over
+ * one array compiles to a short body whatever other arrays the profile of that loop has seen (with
+ * a polluted profile, C2 compiles every path it saw into the loop, and the invariants of all of
+ * them compete for registers: a version with a shift, a mask and a weight per digit spilled and ran
+ * at 2.4× the hand-written loop; this one runs at 1.5×, see {@code docs/benchmarks.md}).
+ *
+ * <p>Other layouts (tiles that are not powers of two, nested tilings beyond a second level, ranks
+ * above 4, the varargs accessor) go to core's {@link Addressing}, tested with {@code instanceof}
+ * against the sealed leaves inside tiny static methods, so that every call has an exact receiver
+ * type, no loop sees a megamorphic call, and C2 inlines them whatever their call frequency.
  */
 final class ArraySlots {
     private ArraySlots() {
@@ -26,11 +31,18 @@ final class ArraySlots {
         if (a.accessRank != 1) {
             throw a.badAccess(i);
         }
-        if (a.strided) {
-            if (Long.compareUnsigned(i, a.d0) >= 0) {
-                throw a.outOfBounds(i);
+        if (Long.compareUnsigned(i, a.d0) >= 0) {
+            throw a.outOfBounds(i);
+        }
+        if (a.carry) {
+            long s = a.elementOffset + i * a.m0;
+            if (a.carries != 0) {
+                s += (i >>> a.q0) * a.k0;
+                if (a.carries == 2) {
+                    s += (i >>> a.r0) * a.h0;
+                }
             }
-            return a.elementOffset + i * a.s0;
+            return s;
         }
         return a.addressing instanceof Addressing.General g ? g.slot(i) : a.addressing.slot(i);
     }
@@ -39,54 +51,105 @@ final class ArraySlots {
         if (a.accessRank != 2) {
             throw a.badAccess(i, j);
         }
-        if (a.strided) {
-            if (Long.compareUnsigned(i, a.d0) >= 0 || Long.compareUnsigned(j, a.d1) >= 0) {
-                throw a.outOfBounds(i, j);
-            }
-            return a.elementOffset + i * a.s0 + j * a.s1;
+        if (Long.compareUnsigned(i, a.d0) >= 0 || Long.compareUnsigned(j, a.d1) >= 0) {
+            throw a.outOfBounds(i, j);
         }
-        if (a.digits2 != 0) {
-            if (Long.compareUnsigned(i, a.d0) >= 0 || Long.compareUnsigned(j, a.d1) >= 0) {
-                throw a.outOfBounds(i, j);
+        if (a.carry) {
+            long s = a.elementOffset + i * a.m0 + j * a.m1;
+            if (a.carries != 0) {   // three levels, so that the common cases carry no unused invariants
+                s += (i >>> a.q0) * a.k0 + (j >>> a.q1) * a.k1;
+                if (a.carries == 2) {
+                    s += (i >>> a.r0) * a.h0 + (j >>> a.r1) * a.h1;
+                }
             }
-            long s = (((i >>> a.ish0) & a.imk0) << a.iw0) + (((i >>> a.ish1) & a.imk1) << a.iw1)
-                    + (((j >>> a.jsh0) & a.jmk0) << a.jw0) + (((j >>> a.jsh1) & a.jmk1) << a.jw1);
-            return a.digits2 == 2 ? s
-                    : s + (((i >>> a.ish2) & a.imk2) << a.iw2) + (((j >>> a.jsh2) & a.jmk2) << a.jw2);
+            return s;
         }
         return tiled2(a.addressing, i, j);
     }
 
+    /** Index of the constants of one dimension in {@link #carry}'s answer: multiplier, then (shift, carry) twice. */
+    static final int M = 0, Q = 1, K = 2, R = 3, H = 4, PER_DIM = 5;
+
     /**
-     * {@return the inline digit terms of a rank-2 {@link Addressing.Tiled2} layout, or null}: from
-     * core's {@link SlotFormula}, when every divisor, modulus and weight is a power of two and each
-     * dimension has at most three digits; 19 longs, (shift, mask, weight shift) × 3 for dimension 0,
-     * then dimension 1, then the most digits a dimension has (2 or 3). Unused terms have mask 0.
+     * {@return the slot of a rank 1 to 4 array as one "carry" formula a dimension, or null when it cannot be one}
+     * For each dimension {@code d} with index {@code x}: {@code x·m + (x >>> q)·k + (x >>> r)·h}, five
+     * longs ({@link #M}, {@link #Q}, {@link #K}, {@link #R}, {@link #H}) for dimension 0, then five for
+     * dimension 1, and so on; the slot is their sum plus the array's element offset. A strided array has {@code m} = its stride and no carries ({@code q = r = 63},
+     * {@code k = h = 0}: a valid index is below 2<sup>63</sup>, so {@code x >>> 63} is 0).
+     *
+     * <p>A tiled layout qualifies when core's {@link SlotFormula} splits each dimension into at most
+     * three digits that tile its index bits from the bottom: divisors {@code 1 = v0 < v1 < v2}, each a
+     * power of two, each digit's modulus the ratio to the next divisor, the top digit unbounded (or
+     * bounded above the dimension). The weights need not be powers of two. With digits
+     * {@code x = d0 + d1·v1 + d2·v2} and weights {@code w0, w1, w2}, the slot
+     * {@code d0·w0 + d1·w1 + d2·w2} equals {@code x·w0 + (x >>> log v1)·(w1 − (v1/v0)·w0)
+     * + (x >>> log v2)·(w2 − (v2/v1)·w1)}: each carry term replaces what the lower digit's weight
+     * wrongly gave the higher digits. The arithmetic may wrap in between but is exact modulo
+     * 2<sup>64</sup>, and the true slot is below 2<sup>63</sup>. One formula for strided and tiled
+     * arrays means one code path in a loop whatever arrays the profile has seen, with few loop
+     * invariants (register pressure was what made a polluted tiled loop slow).
      */
-    static long[] digits2(ArrayShape shape, Addressing addressing) {
-        if (!(addressing instanceof Addressing.Tiled2)) {
+    static long[] carry(ArrayShape shape, long[] strides) {
+        int rank = shape.rank();
+        if (rank < 1 || rank > 4) {
             return null;
+        }
+        long[] out = new long[rank * PER_DIM];
+        if (strides != null) {
+            for (int d = 0; d < rank; d++) {
+                out[d * PER_DIM + M] = strides[d];
+                out[d * PER_DIM + Q] = 63;
+                out[d * PER_DIM + R] = 63;
+            }
+            return out;
         }
         SlotFormula f = SlotFormula.of(shape).orElse(null);
         if (f == null) {
             return null;
         }
-        long[] out = new long[19];
-        int[] used = new int[2];
-        for (SlotFormula.Term t : f.terms()) {
-            int d = t.dimension();
-            long mod = t.modulus();
-            if (Long.bitCount(t.divisor()) != 1 || (mod != SlotFormula.UNBOUNDED && Long.bitCount(mod) != 1)
-                    || Long.bitCount(t.weight()) != 1 || used[d] == 3) {
+        for (int d = 0; d < rank; d++) {
+            final int dim = d;
+            SlotFormula.Term[] t = f.terms().stream().filter(x -> x.dimension() == dim)
+                    .sorted(java.util.Comparator.comparingLong(SlotFormula.Term::divisor))
+                    .toArray(SlotFormula.Term[]::new);
+            if (!carries(t, shape.dimension(d), out, d * PER_DIM)) {
                 return null;
             }
-            int at = d * 9 + used[d]++ * 3;
-            out[at] = Long.numberOfTrailingZeros(t.divisor());
-            out[at + 1] = mod == SlotFormula.UNBOUNDED ? -1L : mod - 1;
-            out[at + 2] = Long.numberOfTrailingZeros(t.weight());
         }
-        out[18] = Math.max(2, Math.max(used[0], used[1]));
         return out;
+    }
+
+    /** Fills the five constants of one dimension's digits {@code t} (sorted by divisor); false if they do not qualify. */
+    private static boolean carries(SlotFormula.Term[] t, long extent, long[] out, int at) {
+        if (t.length > 3 || (t.length > 0 && t[0].divisor() != 1)) {
+            return false;
+        }
+        for (int n = 0; n < t.length; n++) {
+            long div = t[n].divisor();
+            long mod = t[n].modulus();
+            if (Long.bitCount(div) != 1) {
+                return false;
+            }
+            boolean top = n == t.length - 1;
+            if (!top && (mod == SlotFormula.UNBOUNDED || t[n + 1].divisor() != div * mod)) {
+                return false;   // a gap or an overlap between digits
+            }
+            if (top && mod != SlotFormula.UNBOUNDED && Long.divideUnsigned(extent - 1, div) >= mod && extent > 0) {
+                return false;   // the top digit would wrap inside the dimension
+            }
+        }
+        out[at + M] = t.length > 0 ? t[0].weight() : 0;
+        out[at + Q] = 63;
+        out[at + R] = 63;
+        if (t.length > 1) {
+            out[at + Q] = Long.numberOfTrailingZeros(t[1].divisor());
+            out[at + K] = t[1].weight() - t[1].divisor() * t[0].weight();
+        }
+        if (t.length > 2) {
+            out[at + R] = Long.numberOfTrailingZeros(t[2].divisor());
+            out[at + H] = t[2].weight() - (t[2].divisor() / t[1].divisor()) * t[1].weight();
+        }
+        return true;
     }
 
     // instanceof on the sealed leaves: each call below has an exact receiver type (no megamorphic call)
@@ -102,12 +165,19 @@ final class ArraySlots {
         if (a.accessRank != 3) {
             throw a.badAccess(i, j, k);
         }
-        if (a.strided) {
-            if (Long.compareUnsigned(i, a.d0) >= 0 || Long.compareUnsigned(j, a.d1) >= 0
-                    || Long.compareUnsigned(k, a.d2) >= 0) {
-                throw a.outOfBounds(i, j, k);
+        if (Long.compareUnsigned(i, a.d0) >= 0 || Long.compareUnsigned(j, a.d1) >= 0
+                || Long.compareUnsigned(k, a.d2) >= 0) {
+            throw a.outOfBounds(i, j, k);
+        }
+        if (a.carry) {
+            long s = a.elementOffset + i * a.m0 + j * a.m1 + k * a.m2;
+            if (a.carries != 0) {
+                s += (i >>> a.q0) * a.k0 + (j >>> a.q1) * a.k1 + (k >>> a.q2) * a.k2;
+                if (a.carries == 2) {
+                    s += (i >>> a.r0) * a.h0 + (j >>> a.r1) * a.h1 + (k >>> a.r2) * a.h2;
+                }
             }
-            return a.elementOffset + i * a.s0 + j * a.s1 + k * a.s2;
+            return s;
         }
         return tiledN(a.addressing, i, j, k);
     }
@@ -124,17 +194,29 @@ final class ArraySlots {
         if (a.accessRank != 4) {
             throw a.badAccess(i, j, k, l);
         }
-        if (a.strided) {
-            if (Long.compareUnsigned(i, a.d0) >= 0 || Long.compareUnsigned(j, a.d1) >= 0
-                    || Long.compareUnsigned(k, a.d2) >= 0 || Long.compareUnsigned(l, a.d3) >= 0) {
-                throw a.outOfBounds(i, j, k, l);
+        if (Long.compareUnsigned(i, a.d0) >= 0 || Long.compareUnsigned(j, a.d1) >= 0
+                || Long.compareUnsigned(k, a.d2) >= 0 || Long.compareUnsigned(l, a.d3) >= 0) {
+            throw a.outOfBounds(i, j, k, l);
+        }
+        if (a.carry) {
+            long s = a.elementOffset + i * a.m0 + j * a.m1 + k * a.m2 + l * a.m3;
+            if (a.carries != 0) {
+                s += (i >>> a.q0) * a.k0 + (j >>> a.q1) * a.k1 + (k >>> a.q2) * a.k2 + (l >>> a.q3) * a.k3;
+                if (a.carries == 2) {
+                    s += (i >>> a.r0) * a.h0 + (j >>> a.r1) * a.h1 + (k >>> a.r2) * a.h2 + (l >>> a.r3) * a.h3;
+                }
             }
-            return a.elementOffset + i * a.s0 + j * a.s1 + k * a.s2 + l * a.s3;
+            return s;
         }
-        if (a.addressing instanceof Addressing.TiledN t) {
-            return t.slot(i, j, k, l);
-        }
-        return a.addressing instanceof Addressing.General g ? g.slot(i, j, k, l) : a.addressing.slot(i, j, k, l);
+        return tiledN(a.addressing, i, j, k, l);
+    }
+
+    private static long tiledN(Addressing t, long i, long j, long k, long l) {
+        return t instanceof Addressing.TiledN tn ? tn.slot(i, j, k, l) : general(t, i, j, k, l);
+    }
+
+    private static long general(Addressing t, long i, long j, long k, long l) {
+        return t instanceof Addressing.General g ? g.slot(i, j, k, l) : t.slot(i, j, k, l);
     }
 
     static long slot(Array a, long[] index) {
