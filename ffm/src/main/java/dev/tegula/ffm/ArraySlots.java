@@ -3,6 +3,7 @@ package dev.tegula.ffm;
 import dev.tegula.core.Addressing;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.SlotFormula;
+import java.util.Comparator;
 
 /**
  * The hot path of {@link Array}'s accessors: index to slot. One {@code accessRank} comparison covers
@@ -74,8 +75,9 @@ final class ArraySlots {
      * {@return the slot of a rank 1 to 4 array as one "carry" formula a dimension, or null when it cannot be one}
      * For each dimension {@code d} with index {@code x}: {@code x·m + (x >>> q)·k + (x >>> r)·h}, five
      * longs ({@link #M}, {@link #Q}, {@link #K}, {@link #R}, {@link #H}) for dimension 0, then five for
-     * dimension 1, and so on; the slot is their sum plus the array's element offset. A strided array has {@code m} = its stride and no carries ({@code q = r = 63},
-     * {@code k = h = 0}: a valid index is below 2<sup>63</sup>, so {@code x >>> 63} is 0).
+     * dimension 1, and so on; the slot is their sum plus the array's element offset. A strided array
+     * has {@code m} = its stride and no carries ({@code k = h = 0}; a term whose carry is 0 adds 0
+     * whatever its shift).
      *
      * <p>A tiled layout qualifies when core's {@link SlotFormula} splits each dimension into at most
      * three digits that tile its index bits from the bottom: divisors {@code 1 = v0 < v1 < v2}, each a
@@ -98,8 +100,6 @@ final class ArraySlots {
         if (strides != null) {
             for (int d = 0; d < rank; d++) {
                 out[d * PER_DIM + M] = strides[d];
-                out[d * PER_DIM + Q] = 63;
-                out[d * PER_DIM + R] = 63;
             }
             return out;
         }
@@ -110,7 +110,7 @@ final class ArraySlots {
         for (int d = 0; d < rank; d++) {
             final int dim = d;
             SlotFormula.Term[] t = f.terms().stream().filter(x -> x.dimension() == dim)
-                    .sorted(java.util.Comparator.comparingLong(SlotFormula.Term::divisor))
+                    .sorted(Comparator.comparingLong(SlotFormula.Term::divisor))
                     .toArray(SlotFormula.Term[]::new);
             if (!carries(t, shape.dimension(d), out, d * PER_DIM)) {
                 return null;
@@ -134,13 +134,11 @@ final class ArraySlots {
             if (!top && (mod == SlotFormula.UNBOUNDED || t[n + 1].divisor() != div * mod)) {
                 return false;   // a gap or an overlap between digits
             }
-            if (top && mod != SlotFormula.UNBOUNDED && Long.divideUnsigned(extent - 1, div) >= mod && extent > 0) {
+            if (top && mod != SlotFormula.UNBOUNDED && extent > 0 && (extent - 1) / div >= mod) {
                 return false;   // the top digit would wrap inside the dimension
             }
         }
         out[at + M] = t.length > 0 ? t[0].weight() : 0;
-        out[at + Q] = 63;
-        out[at + R] = 63;
         if (t.length > 1) {
             out[at + Q] = Long.numberOfTrailingZeros(t[1].divisor());
             out[at + K] = t[1].weight() - t[1].divisor() * t[0].weight();
