@@ -3,6 +3,5 @@
  * index math. Touches no memory.
  */
 module dev.tegula.core {
-    requires org.slf4j;
     exports dev.tegula.core;
 }

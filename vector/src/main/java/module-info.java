@@ -3,7 +3,5 @@ module dev.tegula.vector {
     requires transitive dev.tegula.core;
     requires transitive dev.tegula.ffm;
     requires jdk.incubator.vector;
-    requires org.slf4j;
     exports dev.tegula.vector;
-    exports dev.tegula.vector.io;
 }

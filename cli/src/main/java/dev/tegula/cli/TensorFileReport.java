@@ -1,11 +1,11 @@
 package dev.tegula.cli;
 
 import dev.tegula.core.ArrayShape;
-import dev.tegula.ffm.io.Npy;
-import dev.tegula.ffm.io.NpyHeader;
-import dev.tegula.ffm.io.SafeTensors;
-import dev.tegula.ffm.io.SafeTensorsHeader;
-import dev.tegula.ffm.io.TensorFormatException;
+import dev.tegula.io.Npy;
+import dev.tegula.io.NpyHeader;
+import dev.tegula.io.SafeTensors;
+import dev.tegula.io.SafeTensorsHeader;
+import dev.tegula.io.TensorFormatException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

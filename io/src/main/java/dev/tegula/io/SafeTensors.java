@@ -1,0 +1,143 @@
+package dev.tegula.io;
+
+import dev.tegula.io.internal.Json;
+import dev.tegula.io.internal.PyLiteral;
+import dev.tegula.core.ArrayShape;
+import dev.tegula.ffm.Array;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SequencedMap;
+
+/**
+ * Hugging Face safetensors files: read zero-copy from a mapping, written through a streaming writer.
+ *
+ * {@snippet :
+ * try (Arena arena = Arena.ofConfined()) {
+ *     Map<String, Array> tensors = SafeTensors.read(Path.of("model.safetensors"), arena);   // mapped
+ *     SafeTensors.write(tensors, Path.of("copy.safetensors"));
+ * }
+ * }
+ *
+ * <h2>Reading</h2>
+ * The file is mapped read-only into the caller's arena and validated as strictly as the reference
+ * implementation ({@link SafeTensorsHeader}). Each tensor becomes a <b>read-only</b> row-major array
+ * over its bytes in the mapping, without a copy; {@code F4} tensors are {@code f4e2m1fn} with
+ * {@code E(4)} packing, still without a copy. Only the packed 6-bit types {@code F6_E2M3} and
+ * {@code F6_E3M2} are unpacked into new arrays (one element per byte) from the arena.
+ *
+ * <h2>Writing</h2>
+ * {@link #write} and {@link #writer} write the header (padded with spaces so the data starts at a
+ * multiple of {@value #ALIGNMENT} bytes), then each tensor's data in row-major order, in the
+ * order given. The writer takes one tensor at a time, so a file larger than memory can be written
+ * from arrays that are produced (or mapped) one after another.
+ *
+ * <h2>Errors</h2>
+ * {@link TensorFormatException} names the file, the field and the value; no length from the file
+ * is trusted before it has been checked against the file's size.
+ */
+public final class SafeTensors {
+    /** The data section of files Tegula writes starts at a multiple of this many bytes. */
+    public static final int ALIGNMENT = 64;
+
+    private SafeTensors() {
+    }
+
+    /**
+     * {@return every tensor of the safetensors file at {@code path}, in file order} The arrays are
+     * read-only views of the file mapped into {@code arena} (F6 tensors: new arrays from {@code arena}).
+     *
+     * @throws TensorFormatException if the file is not a valid safetensors file
+     * @throws IOException           if the file cannot be read
+     */
+    public static SequencedMap<String, Array> read(Path path, Arena arena) throws IOException {
+        Objects.requireNonNull(arena, "arena");
+        MemorySegment file = MappedFiles.map(path, arena);
+        SafeTensorsHeader h = SafeTensorsHeader.parse(file, path.toString());
+        SequencedMap<String, Array> out = new LinkedHashMap<>();
+        for (SafeTensorsHeader.Entry e : h.tensors()) {
+            out.put(e.name(), tensor(file, h, e, arena));
+        }
+        return out;
+    }
+
+    /**
+     * {@return the one tensor called {@code name}} of the file at {@code path}, mapped into {@code arena}
+     *
+     * @throws TensorFormatException if the file is invalid or has no tensor of that name
+     */
+    public static Array read(Path path, String name, Arena arena) throws IOException {
+        MemorySegment file = MappedFiles.map(path, arena);
+        SafeTensorsHeader h = SafeTensorsHeader.parse(file, path.toString());
+        SafeTensorsHeader.Entry e = h.entry(name);
+        if (e == null) {
+            throw new TensorFormatException(path + ": tensor '" + Json.shorten(name) + "' is not in the file (it has "
+                    + h.tensors().stream().map(SafeTensorsHeader.Entry::name).map(Json::shorten).toList() + ")");
+        }
+        return tensor(file, h, e, arena);
+    }
+
+    /**
+     * {@return the validated header of the file at {@code path}} (mapped only while it is read)
+     *
+     * @throws TensorFormatException if the file is not a valid safetensors file
+     */
+    public static SafeTensorsHeader readHeader(Path path) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            return SafeTensorsHeader.parse(MappedFiles.map(path, arena), path.toString());
+        }
+    }
+
+    private static Array tensor(MemorySegment file, SafeTensorsHeader h, SafeTensorsHeader.Entry e, Arena arena) {
+        MemorySegment bytes = file.asSlice(h.dataOffset() + e.begin(), e.byteSize());
+        SafeTensorsDtype dtype = SafeTensorsDtype.valueOf(e.dtype());
+        if (dtype.wrapsDirectly()) {
+            return Array.wrap(bytes, e.shape());
+        }
+        Array out = Array.allocate(arena, e.shape());
+        SubByte.unpack6(bytes, out.segment(), e.shape().elementCount());
+        return out;
+    }
+
+    /**
+     * Writes {@code tensors} (in the map's order) to {@code path}, without metadata.
+     *
+     * @throws IllegalArgumentException if an element type has no safetensors dtype
+     */
+    public static void write(Map<String, Array> tensors, Path path) throws IOException {
+        write(tensors, Map.of(), path);
+    }
+
+    /**
+     * Writes {@code tensors} (in the map's order) and the {@code __metadata__} strings to {@code path}.
+     *
+     * @throws IllegalArgumentException if an element type has no safetensors dtype, an F4/F6 tensor
+     *                                  is not a whole number of bytes, or the header exceeds the cap
+     */
+    public static void write(Map<String, Array> tensors, Map<String, String> metadata, Path path) throws IOException {
+        SequencedMap<String, ArrayShape> shapes = new LinkedHashMap<>();
+        tensors.forEach((k, v) -> shapes.put(k, v.shape()));
+        try (SafeTensorsWriter w = writer(path, shapes, metadata)) {
+            for (Map.Entry<String, Array> e : tensors.entrySet()) {
+                w.write(e.getKey(), e.getValue());
+            }
+        }
+    }
+
+    /**
+     * {@return a streaming writer for a file holding tensors of these names and shapes, in this order}
+     * The header is written now; then {@link SafeTensorsWriter#write} takes each tensor's data in
+     * turn. The shapes' layouts are ignored: the file is row-major.
+     *
+     * @throws IllegalArgumentException if an element type has no safetensors dtype, an F4/F6 tensor
+     *                                  is not a whole number of bytes, or the header exceeds the cap
+     */
+    public static SafeTensorsWriter writer(Path path, SequencedMap<String, ArrayShape> tensors,
+                                           Map<String, String> metadata) throws IOException {
+        return SafeTensorsWriter.open(path, tensors, metadata);
+    }
+}

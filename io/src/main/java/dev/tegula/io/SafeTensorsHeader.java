@@ -1,0 +1,206 @@
+package dev.tegula.io;
+
+import dev.tegula.io.internal.Json;
+import dev.tegula.io.internal.PyLiteral;
+import dev.tegula.core.ArrayShape;
+import dev.tegula.core.ElementType;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.math.BigInteger;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The validated header of a safetensors file: its {@code __metadata__} and its tensors in file
+ * order. Validation follows the reference implementation: header length at most
+ * {@value #MAX_HEADER_BYTES} bytes and inside the file, UTF-8 JSON object, known dtypes, offsets
+ * contiguous from 0 with no hole or overlap, each tensor's byte length equal to
+ * {@code elements × bits / 8} (a whole number of bytes) with overflow checked, and the last tensor
+ * ending exactly at the end of the file. Stricter than the reference in one point: a repeated key
+ * in the JSON is an error.
+ *
+ * @param metadata   the {@code __metadata__} strings (empty if absent)
+ * @param tensors    the tensors, ordered by their data offsets
+ * @param dataOffset the file offset of the data section ({@code 8 + header length}), in bytes
+ */
+public record SafeTensorsHeader(Map<String, String> metadata, List<Entry> tensors, long dataOffset) {
+    /** The largest header accepted, in bytes (the reference implementation's cap). */
+    public static final long MAX_HEADER_BYTES = 100_000_000L;
+
+    /**
+     * One tensor of the header.
+     *
+     * @param name  its name
+     * @param dtype the safetensors dtype name, e.g. {@code BF16}
+     * @param shape its shape as stored: row-major ({@code E(4)} packed for {@code F4})
+     * @param begin the first byte of its data, relative to the data section
+     * @param end   one past its last byte, relative to the data section
+     */
+    public record Entry(String name, String dtype, ArrayShape shape, long begin, long end) {
+        /** {@return the bytes of its data in the file} */
+        public long byteSize() {
+            return end - begin;
+        }
+    }
+
+    public SafeTensorsHeader {
+        metadata = Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+        tensors = List.copyOf(tensors);
+    }
+
+    /** {@return the entry of the tensor called {@code name}, or null} */
+    public Entry entry(String name) {
+        for (Entry e : tensors) {
+            if (e.name().equals(name)) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    /** {@return the validated header of the safetensors file whose bytes are {@code file}} */
+    static SafeTensorsHeader parse(MemorySegment file, String name) throws TensorFormatException {
+        if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
+            throw new UnsupportedOperationException("safetensors data is little-endian; this machine is not");
+        }
+        long size = file.byteSize();
+        if (size < 8) {
+            throw NpyHeader.bad(name, "file", "is " + size + " bytes; a safetensors file has at least 8");
+        }
+        long n = file.get(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 0);
+        if (n < 0 || n > MAX_HEADER_BYTES) {
+            throw NpyHeader.bad(name, "header length", Long.toUnsignedString(n) + " is over the cap of "
+                    + MAX_HEADER_BYTES + " bytes");
+        }
+        if (n > size - 8) {
+            throw NpyHeader.bad(name, "header length", n + " reaches past the end of the file (" + size + " bytes)");
+        }
+        String text = MappedFiles.decode(file.asSlice(8, n).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8,
+                name, "header");
+        Object json;
+        try {
+            json = Json.parse(text);
+        } catch (Json.Malformed e) {
+            throw NpyHeader.bad(name, "header", "is not valid JSON: " + e.getMessage());
+        }
+        if (!(json instanceof Map<?, ?> root)) {
+            throw NpyHeader.bad(name, "header", "is not a JSON object");
+        }
+        Map<String, String> metadata = new LinkedHashMap<>();
+        List<Entry> entries = new ArrayList<>();
+        for (Map.Entry<?, ?> e : root.entrySet()) {
+            String key = (String) e.getKey();
+            if (key.equals("__metadata__")) {
+                metadata(e.getValue(), name, metadata);
+            } else {
+                entries.add(entry(key, e.getValue(), name));
+            }
+        }
+        entries.sort(Comparator.comparingLong(Entry::begin).thenComparingLong(Entry::end));
+        long start = 0;
+        for (Entry e : entries) {
+            if (e.begin != start || e.end < e.begin) {
+                throw NpyHeader.bad(name, "data_offsets of '" + Json.shorten(e.name) + "'", "[" + e.begin + ", " + e.end
+                        + "] do not continue the data at " + start + " (offsets must be contiguous from 0, no hole or overlap)");
+            }
+            start = e.end;
+        }
+        long data = size - 8 - n;
+        if (start != data) {
+            throw NpyHeader.bad(name, "data", "section is " + data + " bytes, but the tensors cover " + start
+                    + " (truncated or trailing bytes)");
+        }
+        return new SafeTensorsHeader(metadata, entries, 8 + n);
+    }
+
+    private static void metadata(Object v, String file, Map<String, String> out) throws TensorFormatException {
+        if (!(v instanceof Map<?, ?> m)) {
+            throw NpyHeader.bad(file, "__metadata__", "is not an object of strings");
+        }
+        for (Map.Entry<?, ?> e : m.entrySet()) {
+            if (!(e.getValue() instanceof String s)) {
+                throw NpyHeader.bad(file, "__metadata__." + Json.shorten((String) e.getKey()),
+                        Json.shorten(String.valueOf(e.getValue())) + " is not a string");
+            }
+            out.put((String) e.getKey(), s);
+        }
+    }
+
+    private static Entry entry(String tensor, Object v, String file) throws TensorFormatException {
+        String where = "tensor '" + Json.shorten(tensor) + "'";
+        if (!(v instanceof Map<?, ?> m)) {
+            throw NpyHeader.bad(file, where, "is not an object with dtype, shape and data_offsets");
+        }
+        if (!(m.get("dtype") instanceof String dtypeName)) {
+            throw NpyHeader.bad(file, where + " dtype", Json.shorten(String.valueOf(m.get("dtype"))) + " is not a string");
+        }
+        SafeTensorsDtype dtype = SafeTensorsDtype.byName(dtypeName);
+        if (dtype == null) {
+            throw NpyHeader.bad(file, where + " dtype", "'" + Json.shorten(dtypeName) + "' is not a safetensors dtype "
+                    + Arrays.toString(SafeTensorsDtype.values()));
+        }
+        long[] dims = longs(m.get("shape"), -1, file, where + " shape");
+        long[] offsets = longs(m.get("data_offsets"), 2, file, where + " data_offsets");
+        long bits = 1;
+        try {
+            for (long d : dims) {
+                bits = Math.multiplyExact(bits, d);
+            }
+            bits = Math.multiplyExact(bits, (long) dtype.bits);
+        } catch (ArithmeticException e) {
+            throw NpyHeader.bad(file, where + " shape", Arrays.toString(dims) + " of " + dtypeName
+                    + " has more bits than a long can count");
+        }
+        if (bits % 8 != 0) {
+            throw NpyHeader.bad(file, where + " shape", Arrays.toString(dims) + " of " + dtypeName + " is " + bits
+                    + " bits, not a whole number of bytes");
+        }
+        if (offsets[1] >= offsets[0] && offsets[1] - offsets[0] != bits / 8) {
+            throw NpyHeader.bad(file, where + " data_offsets", "[" + offsets[0] + ", " + offsets[1] + "] hold "
+                    + (offsets[1] - offsets[0]) + " bytes, but shape " + Arrays.toString(dims) + " of " + dtypeName
+                    + " needs " + bits / 8);
+        }
+        ArrayShape shape;
+        try {
+            shape = dtype.fileShape(dims);
+        } catch (IllegalArgumentException e) {
+            throw NpyHeader.bad(file, where + " shape", Arrays.toString(dims) + " is not a valid shape: " + e.getMessage());
+        }
+        return new Entry(tensor, dtypeName, shape, offsets[0], offsets[1]);
+    }
+
+    private static long[] longs(Object v, int length, String file, String field) throws TensorFormatException {
+        if (!(v instanceof List<?> l) || (length >= 0 && l.size() != length)) {
+            throw NpyHeader.bad(file, field, Json.shorten(String.valueOf(v)) + " is not "
+                    + (length >= 0 ? "a list of " + length + " integers" : "a list of integers"));
+        }
+        if (l.size() > NpyHeader.MAX_RANK) {
+            throw NpyHeader.bad(file, field, "has " + l.size() + " entries; at most " + NpyHeader.MAX_RANK + " are supported");
+        }
+        long[] out = new long[l.size()];
+        for (int i = 0; i < out.length; i++) {
+            Object x = l.get(i);
+            if (x instanceof BigInteger big) {
+                throw NpyHeader.bad(file, field + "[" + i + "]", Json.shorten(big.toString()) + " is larger than 2^63-1");
+            }
+            if (!(x instanceof Long n) || n < 0) {
+                throw NpyHeader.bad(file, field + "[" + i + "]", Json.shorten(String.valueOf(x))
+                        + " is not a non-negative integer");
+            }
+            out[i] = n;
+        }
+        return out;
+    }
+
+    /** {@return the element type a tensor of {@code dtype} gets in Tegula} */
+    static ElementType elementType(String dtype) {
+        return SafeTensorsDtype.valueOf(dtype).type;
+    }
+}

@@ -1,0 +1,225 @@
+package dev.tegula.io;
+
+import dev.tegula.core.ArrayShape;
+import dev.tegula.ffm.Array;
+import java.io.Closeable;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SequencedMap;
+
+/**
+ * Writes a safetensors file one tensor at a time: the header first (the names, dtypes and shapes
+ * were declared when the writer was opened), then each tensor's data in the declared order. Only
+ * the tensor being written is ever needed in memory (and only when it must be copied into
+ * row-major order or packed first). Not thread-safe.
+ *
+ * {@snippet :
+ * SequencedMap<String, ArrayShape> shapes = new LinkedHashMap<>();
+ * shapes.put("w", ArrayShape.of(ElementType.BF16, 4096, 4096));
+ * shapes.put("b", ArrayShape.of(ElementType.F32, 4096));
+ * try (SafeTensorsWriter w = SafeTensors.writer(path, shapes, Map.of("format", "pt"))) {
+ *     w.write("w", produceWeights());
+ *     w.write("b", produceBias());
+ * }
+ * }
+ *
+ * <p>{@link #close()} throws if a declared tensor was never written, and deletes the incomplete file.
+ */
+public final class SafeTensorsWriter implements Closeable {
+    private final Path path;
+    private final FileChannel channel;
+    private final List<String> names;
+    private final List<ArrayShape> shapes;
+    private final List<SafeTensorsDtype> dtypes;
+    private final long[] sizes;
+    private int next;
+    private boolean closed;
+
+    private SafeTensorsWriter(Path path, FileChannel channel, List<String> names, List<ArrayShape> shapes,
+                              List<SafeTensorsDtype> dtypes, long[] sizes) {
+        this.path = path;
+        this.channel = channel;
+        this.names = names;
+        this.shapes = shapes;
+        this.dtypes = dtypes;
+        this.sizes = sizes;
+    }
+
+    static SafeTensorsWriter open(Path path, SequencedMap<String, ArrayShape> tensors, Map<String, String> metadata)
+            throws IOException {
+        Objects.requireNonNull(path, "path");
+        List<String> names = new ArrayList<>(tensors.keySet());
+        List<ArrayShape> shapes = new ArrayList<>();
+        List<SafeTensorsDtype> dtypes = new ArrayList<>();
+        long[] sizes = new long[names.size()];
+        StringBuilder json = new StringBuilder("{");
+        if (!metadata.isEmpty()) {
+            json.append("\"__metadata__\":{");
+            boolean first = true;
+            for (Map.Entry<String, String> e : metadata.entrySet()) {
+                json.append(first ? "" : ",");
+                quote(json, e.getKey()).append(':');
+                quote(json, Objects.requireNonNull(e.getValue(), "metadata value"));
+                first = false;
+            }
+            json.append('}');
+        }
+        long offset = 0;
+        for (int i = 0; i < names.size(); i++) {
+            String name = names.get(i);
+            if (name.equals("__metadata__")) {
+                throw new IllegalArgumentException("tensors: the name __metadata__ is reserved");
+            }
+            ArrayShape s = tensors.get(name);
+            SafeTensorsDtype d = SafeTensorsDtype.of(s.elementType());
+            long bits = Math.multiplyExact(s.elementCount(), (long) d.bits);
+            if (bits % 8 != 0) {
+                throw new IllegalArgumentException("tensors: '" + name + "' " + s.toStringWithoutLayout() + " is " + bits
+                        + " bits in the file, not a whole number of bytes");
+            }
+            sizes[i] = bits / 8;
+            shapes.add(s);
+            dtypes.add(d);
+            json.append(json.length() > 1 ? "," : "");
+            quote(json, name).append(":{\"dtype\":\"").append(d.name()).append("\",\"shape\":")
+                    .append(Arrays.toString(s.dimensions()).replace(" ", "")).append(",\"data_offsets\":[")
+                    .append(offset).append(',').append(offset + sizes[i]).append("]}");
+            offset = Math.addExact(offset, sizes[i]);
+        }
+        json.append('}');
+        byte[] text = json.toString().getBytes(StandardCharsets.UTF_8);
+        long padded = text.length + Math.floorMod(-(8L + text.length), SafeTensors.ALIGNMENT);
+        if (padded > SafeTensorsHeader.MAX_HEADER_BYTES) {
+            throw new IllegalArgumentException("tensors: the header would be " + padded + " bytes, over the cap of "
+                    + SafeTensorsHeader.MAX_HEADER_BYTES);
+        }
+        byte[] header = new byte[Math.toIntExact(8 + padded)];
+        for (int i = 0; i < 8; i++) {
+            header[i] = (byte) (padded >>> (8 * i));
+        }
+        System.arraycopy(text, 0, header, 8, text.length);
+        Arrays.fill(header, 8 + text.length, header.length, (byte) ' ');
+        FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
+        try {
+            MappedFiles.writeFully(ch, header);
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+        return new SafeTensorsWriter(path, ch, List.copyOf(names), List.copyOf(shapes), List.copyOf(dtypes), sizes);
+    }
+
+    /**
+     * Writes the data of the next declared tensor, which must be {@code name}.
+     *
+     * @param name  the tensor's name, as declared
+     * @param array its data: same element type and dimensions as declared, any layout, host memory
+     * @throws IllegalStateException    if the writer is closed, every tensor was written, or the array
+     *                                  is not host-accessible
+     * @throws IllegalArgumentException if {@code name} is not the next declared tensor, or the array's
+     *                                  element type or dimensions differ from the declared ones
+     */
+    public void write(String name, Array array) throws IOException {
+        ArrayShape declared = checkNext(name);
+        ArrayShape s = array.shape();
+        if (!s.equalsIgnoringLayout(declared.withDefaultLayout())) {
+            throw new IllegalArgumentException("array: '" + name + "' was declared " + declared.toStringWithoutLayout()
+                    + ", got " + s.toStringWithoutLayout());
+        }
+        if (!array.isHostAccessible()) {
+            throw new IllegalStateException("array: '" + name + "' " + s + " is not in host memory");
+        }
+        SafeTensorsDtype d = dtypes.get(next);
+        ArrayShape file = d.wrapsDirectly() ? d.fileShape(s.dimensions()) : s.withDefaultLayout();
+        try (Arena scratch = Arena.ofConfined()) {
+            Array source = array;
+            if (!(s.layout().equals(file.layout()) && array.isContiguous() && array.elementOffset() == 0)) {
+                source = Array.allocate(scratch, file);
+                array.copyTo(source);
+            }
+            MemorySegment bytes = source.segment().asSlice(0, d.wrapsDirectly() ? sizes[next] : s.elementCount());
+            if (!d.wrapsDirectly()) {
+                MemorySegment packed = scratch.allocate(sizes[next]);
+                SubByte.pack6(bytes, packed, s.elementCount());
+                bytes = packed;
+            }
+            MappedFiles.writeFully(channel, bytes);
+        }
+        next++;
+    }
+
+    /**
+     * Writes the next declared tensor's data from raw bytes already in the file's encoding
+     * (row-major, little-endian, F4 and F6 packed).
+     *
+     * @throws IllegalArgumentException if {@code name} is not the next declared tensor or the byte count differs
+     */
+    public void writeBytes(String name, MemorySegment bytes) throws IOException {
+        checkNext(name);
+        if (bytes.byteSize() != sizes[next]) {
+            throw new IllegalArgumentException("bytes: '" + name + "' needs " + sizes[next] + " bytes, got " + bytes.byteSize());
+        }
+        MappedFiles.writeFully(channel, bytes);
+        next++;
+    }
+
+    private ArrayShape checkNext(String name) {
+        if (closed) {
+            throw new IllegalStateException("writer for " + path + " is closed");
+        }
+        if (next >= names.size()) {
+            throw new IllegalStateException("writer for " + path + ": every declared tensor was already written");
+        }
+        if (!names.get(next).equals(name)) {
+            throw new IllegalArgumentException("name: the next tensor to write is '" + names.get(next) + "', got '"
+                    + name + "'");
+        }
+        return shapes.get(next);
+    }
+
+    /**
+     * Closes the file.
+     *
+     * @throws IOException if a declared tensor was not written (the incomplete file is deleted)
+     */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        channel.close();
+        if (next < names.size()) {
+            Files.deleteIfExists(path);
+            throw new IOException(path + ": tensors " + names.subList(next, names.size())
+                    + " were declared but not written; the incomplete file was deleted");
+        }
+    }
+
+    private static StringBuilder quote(StringBuilder b, String s) {
+        b.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '\\') {
+                b.append('\\').append(c);
+            } else if (c < 0x20) {
+                b.append(String.format("\\u%04x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.append('"');
+    }
+}

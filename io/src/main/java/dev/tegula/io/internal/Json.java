@@ -1,0 +1,288 @@
+package dev.tegula.io.internal;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A strict, minimal JSON parser (RFC 8259) for safetensors headers. Objects become
+ * {@code LinkedHashMap<String, Object>} in document order (a repeated key is an error), arrays
+ * {@code List<Object>}, strings {@code String}, integers without fraction or exponent
+ * {@code Long} (or {@code BigInteger} past the long range), other numbers {@code Double},
+ * {@code true}/{@code false} {@code Boolean}, {@code null} {@link #NULL}.
+ *
+ * <p>Limits keep a hostile header from costing more than its own size: nesting depth
+ * {@value #MAX_DEPTH}, and the input is a {@code String} the caller has already size-checked.
+ * Errors are {@link Malformed} with the character offset.
+ */
+public final class Json {
+    /** The deepest nesting accepted. */
+    public static final int MAX_DEPTH = 64;
+    /** The value of JSON {@code null}. */
+    public static final Object NULL = new Object() {
+        @Override
+        public String toString() {
+            return "null";
+        }
+    };
+
+    /** Malformed JSON: the message says what was expected and where. */
+    public static final class Malformed extends Exception {
+        @java.io.Serial
+        private static final long serialVersionUID = 1L;
+
+        Malformed(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private final String s;
+    private int pos;
+
+    private Json(String s) {
+        this.s = s;
+    }
+
+    /** {@return the single JSON value of {@code text}; whitespace may surround it} */
+    public static Object parse(String text) throws Malformed {
+        Json p = new Json(text);
+        p.skipSpace();
+        Object v = p.value(0);
+        p.skipSpace();
+        if (p.pos != text.length()) {
+            throw p.error("end of input after the value");
+        }
+        return v;
+    }
+
+    private Object value(int depth) throws Malformed {
+        if (depth > MAX_DEPTH) {
+            throw error("nesting no deeper than " + MAX_DEPTH);
+        }
+        if (pos >= s.length()) {
+            throw error("a value");
+        }
+        char c = s.charAt(pos);
+        return switch (c) {
+            case '{' -> object(depth);
+            case '[' -> array(depth);
+            case '"' -> string();
+            case 't' -> literal("true", Boolean.TRUE);
+            case 'f' -> literal("false", Boolean.FALSE);
+            case 'n' -> literal("null", NULL);
+            default -> {
+                if (c == '-' || (c >= '0' && c <= '9')) {
+                    yield number();
+                }
+                throw error("a value");
+            }
+        };
+    }
+
+    private Map<String, Object> object(int depth) throws Malformed {
+        pos++;
+        Map<String, Object> m = new LinkedHashMap<>();
+        skipSpace();
+        if (peek() == '}') {
+            pos++;
+            return m;
+        }
+        while (true) {
+            skipSpace();
+            if (peek() != '"') {
+                throw error("a string key");
+            }
+            int at = pos;
+            String key = string();
+            skipSpace();
+            expect(':');
+            skipSpace();
+            Object v = value(depth + 1);
+            if (m.putIfAbsent(key, v) != null) {
+                pos = at;
+                throw error("no repeated key (\"" + shorten(key) + "\" appears twice)");
+            }
+            skipSpace();
+            char c = peek();
+            pos++;
+            if (c == '}') {
+                return m;
+            }
+            if (c != ',') {
+                pos--;
+                throw error("',' or '}'");
+            }
+        }
+    }
+
+    private List<Object> array(int depth) throws Malformed {
+        pos++;
+        List<Object> l = new ArrayList<>();
+        skipSpace();
+        if (peek() == ']') {
+            pos++;
+            return Collections.unmodifiableList(l);
+        }
+        while (true) {
+            skipSpace();
+            l.add(value(depth + 1));
+            skipSpace();
+            char c = peek();
+            pos++;
+            if (c == ']') {
+                return Collections.unmodifiableList(l);
+            }
+            if (c != ',') {
+                pos--;
+                throw error("',' or ']'");
+            }
+        }
+    }
+
+    private String string() throws Malformed {
+        pos++;
+        StringBuilder b = new StringBuilder();
+        while (true) {
+            if (pos >= s.length()) {
+                throw error("a closing '\"'");
+            }
+            char c = s.charAt(pos++);
+            if (c == '"') {
+                return b.toString();
+            }
+            if (c < 0x20) {
+                pos--;
+                throw error("no control character in a string (found U+" + String.format("%04X", (int) c) + ")");
+            }
+            if (c != '\\') {
+                b.append(c);
+                continue;
+            }
+            char e = peek();
+            pos++;
+            switch (e) {
+                case '"', '\\', '/' -> b.append(e);
+                case 'b' -> b.append('\b');
+                case 'f' -> b.append('\f');
+                case 'n' -> b.append('\n');
+                case 'r' -> b.append('\r');
+                case 't' -> b.append('\t');
+                case 'u' -> b.append(hex4());
+                default -> {
+                    pos--;
+                    throw error("an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u and four hex digits)");
+                }
+            }
+        }
+    }
+
+    private char hex4() throws Malformed {
+        if (pos + 4 > s.length()) {
+            throw error("four hex digits");
+        }
+        int v = 0;
+        for (int i = 0; i < 4; i++) {
+            int d = Character.digit(s.charAt(pos), 16);
+            if (d < 0) {
+                throw error("a hex digit");
+            }
+            v = v * 16 + d;
+            pos++;
+        }
+        return (char) v;
+    }
+
+    private Object number() throws Malformed {
+        int start = pos;
+        if (peek() == '-') {
+            pos++;
+        }
+        if (peek() == '0') {
+            pos++;
+        } else if (peek() >= '1' && peek() <= '9') {
+            while (peek() >= '0' && peek() <= '9') {
+                pos++;
+            }
+        } else {
+            throw error("a digit");
+        }
+        boolean integral = true;
+        if (peek() == '.') {
+            integral = false;
+            pos++;
+            digits();
+        }
+        if (peek() == 'e' || peek() == 'E') {
+            integral = false;
+            pos++;
+            if (peek() == '+' || peek() == '-') {
+                pos++;
+            }
+            digits();
+        }
+        String t = s.substring(start, pos);
+        if (!integral) {
+            return Double.parseDouble(t);
+        }
+        if (t.length() <= 18) {
+            return Long.parseLong(t);
+        }
+        BigInteger big = new BigInteger(t);
+        return big.bitLength() < 64 ? (Object) big.longValue() : big;
+    }
+
+    private void digits() throws Malformed {
+        if (!(peek() >= '0' && peek() <= '9')) {
+            throw error("a digit");
+        }
+        while (peek() >= '0' && peek() <= '9') {
+            pos++;
+        }
+    }
+
+    private Object literal(String word, Object v) throws Malformed {
+        if (!s.startsWith(word, pos)) {
+            throw error("a value");
+        }
+        pos += word.length();
+        return v;
+    }
+
+    private void expect(char c) throws Malformed {
+        if (peek() != c) {
+            throw error("'" + c + "'");
+        }
+        pos++;
+    }
+
+    private char peek() {
+        return pos < s.length() ? s.charAt(pos) : '\0';
+    }
+
+    private void skipSpace() {
+        while (pos < s.length()) {
+            char c = s.charAt(pos);
+            if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+                return;
+            }
+            pos++;
+        }
+    }
+
+    private Malformed error(String expected) {
+        String found = pos >= s.length() ? "end of input" : "'" + shorten(s.substring(pos, Math.min(s.length(), pos + 12))) + "'";
+        return new Malformed("expected " + expected + " at offset " + pos + ", found " + found);
+    }
+
+    public static String shorten(String t) {
+        String c = t.length() > 40 ? t.substring(0, 40) + "..." : t;
+        StringBuilder b = new StringBuilder();
+        for (char ch : c.toCharArray()) {
+            b.append(ch < 0x20 || ch == 0x7f ? '?' : ch);
+        }
+        return b.toString();
+    }
+}
