@@ -1,6 +1,7 @@
 /**
  * Tegula io: tensor files and native exchange ({@code .npy}, safetensors, DLPack) and reading a
- * tensor into a chosen layout. Its parsers live in an internal package that is not exported.
+ * tensor into a chosen layout. Its parsers and file helpers live in an internal package that is
+ * not exported.
  */
 module dev.tegula.io {
     requires transitive dev.tegula.core;
