@@ -178,7 +178,7 @@ final class MapCommand implements Callable<Integer> {
     }
 
     private static String key(ArrayShape a, boolean elementLevel, SlotGrid g) {
-        long bits = a.storageBitsPerElement();
+        long bits = a.slotBits();
         String where = bits % 8 == 0
                 ? "byte offset = slot x " + (bits / 8)
                 : "byte offset = slot x " + bits + " / 8 (" + (8 / bits) + " slots per byte, the lowest slot in the low bits)";

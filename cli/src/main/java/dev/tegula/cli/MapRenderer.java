@@ -279,7 +279,7 @@ final class MapRenderer {
                         + f.groupSlots() + " consecutive slots)");
         l.add("hatched: padding, slots that hold no element");
         l.add("red path: memory order, from the dot (lowest slot) to the arrow");
-        long bits = s.storageBitsPerElement();
+        long bits = s.slotBits();
         long pad = s.slotCount() - s.elementCount();
         l.add("slots: " + s.slotCount() + " in all, " + s.elementCount() + " hold elements, " + pad + " padding;"
                 + " byte offset = slot x " + (bits % 8 == 0 ? Long.toString(bits / 8) : bits + " / 8")

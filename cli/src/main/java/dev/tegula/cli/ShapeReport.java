@@ -118,7 +118,7 @@ final class ShapeReport {
         }
         line(sb, indent, "padding", paddingText(bytes, buffer));
         line(sb, indent, "slots", a.slotCount() + " (" + a.elementCount() + (a.elementCount() == 1 ? " element + " : " elements + ")
-                + (a.slotCount() - a.elementCount()) + " padding), " + a.storageBitsPerElement() + " bits each");
+                + (a.slotCount() - a.elementCount()) + " padding), " + a.slotBits() + " bits each");
         Addressing addr = Addressing.of(a);
         line(sb, indent, "addressing", addressing(addr));
         picture(sb, a, indent);
@@ -355,7 +355,7 @@ final class ShapeReport {
         long e = a.layout().elementSizeInBits();
         int own = a.elementType().bitWidth();
         if (e == 0) {
-            return a.storageBitsPerElement() + " bits per element (the type's own storage; no E(n))";
+            return a.slotBits() + " bits per element (the type's own storage; no E(n))";
         }
         String s = "E(" + e + "): each element stored in " + e + (e == 1 ? " bit" : " bits");
         if (e < 8 && 8 % e == 0) {
