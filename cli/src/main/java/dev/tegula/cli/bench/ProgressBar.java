@@ -1,4 +1,4 @@
-package dev.tegula.cli;
+package dev.tegula.cli.bench;
 
 import java.io.PrintWriter;
 

@@ -1,4 +1,6 @@
-package dev.tegula.cli;
+package dev.tegula.cli.commands;
+
+import dev.tegula.cli.BadInputException;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.io.Npy;

@@ -1,4 +1,4 @@
-package dev.tegula.cli;
+package dev.tegula.cli.pictures;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Layout;
@@ -7,22 +7,22 @@ import dev.tegula.core.Tile;
 import java.util.Arrays;
 
 /**
- * Draws a {@link SlotGrid} as terminal text (ASCII only, so it survives any console encoding): the
+ * Draws a {@link LayoutGrid} as terminal text (ASCII only, so it survives any console encoding): the
  * logical grid with the slot of every element, tile boundaries as {@code |}, {@code -} and
  * {@code +}, then the padding slots and the slot count. Large shapes are drawn one cell per tile
  * ({@link #tiles}). Stateless.
  */
-final class GridPicture {
+public final class GridPicture {
     private GridPicture() {
     }
 
     /** {@return true if {@link #elements} makes a readable picture: each grid side at most {@code maxSide}, at most {@code maxElements} elements} */
-    static boolean fitsElements(SlotGrid g, long maxSide, long maxElements) {
+    public static boolean fitsElements(LayoutGrid g, long maxSide, long maxElements) {
         return g.rows() <= maxSide && g.columns() <= maxSide && g.shape().elementCount() <= maxElements;
     }
 
     /** {@return a line saying which logical dimensions the grid shows} */
-    static String axes(SlotGrid g) {
+    public static String axes(LayoutGrid g) {
         int rank = g.shape().rank();
         return switch (rank) {
             case 0 -> "a scalar: one cell";
@@ -33,7 +33,7 @@ final class GridPicture {
     }
 
     /** {@return a line saying what the tile boundaries are, or why there are none} */
-    static String tileNote(SlotGrid g) {
+    public static String tileNote(LayoutGrid g) {
         Layout l = g.shape().layout();
         if (g.shape().rank() == 0) {
             return l.isTiled() ? "tiles pad the scalar's buffer" : "untiled layout";
@@ -56,14 +56,14 @@ final class GridPicture {
      *
      * @param legend true to list each tile of each slice with its rows, columns and slots
      */
-    static String elements(SlotGrid g, boolean legend) {
+    public static String elements(LayoutGrid g, boolean legend) {
         return elements(g, legend, null);
     }
 
     /**
      * {@return the element-level picture of one slice ({@code only}), or of every slice if {@code only} is null}
      */
-    static String elements(SlotGrid g, boolean legend, long[] only) {
+    public static String elements(LayoutGrid g, boolean legend, long[] only) {
         StringBuilder sb = new StringBuilder();
         ArrayShape s = g.shape();
         long slices = g.sliceCount();
@@ -110,7 +110,7 @@ final class GridPicture {
     }
 
     /** {@return the label of a slice, e.g. {@code [1, 0, :, :]}} */
-    static String sliceLabel(long[] lead, int rank) {
+    public static String sliceLabel(long[] lead, int rank) {
         StringBuilder sb = new StringBuilder("[");
         for (long i : lead) {
             sb.append(i).append(", ");
@@ -122,14 +122,14 @@ final class GridPicture {
     }
 
     /** {@return the line with the slot count and the padding slots} */
-    static String slotLine(SlotGrid g) {
+    public static String slotLine(LayoutGrid g) {
         ArrayShape s = g.shape();
         long pad = g.paddingCount();
         StringBuilder sb = new StringBuilder();
         sb.append(slotCounts(s));
         if (pad > 0) {
             if (s.elementCount() <= 1 << 16) {
-                sb.append(": ").append(SlotGrid.formatRuns(g.paddingRuns()));
+                sb.append(": ").append(LayoutGrid.formatRuns(g.paddingRuns()));
             }
         }
         return sb.append('\n').toString();
@@ -147,7 +147,7 @@ final class GridPicture {
      * extent on this grid; per element where the tile does not reach), holding the slot of the tile's
      * first element (its top-left corner)}, at most {@code maxCells} cells across and down.
      */
-    static String tiles(SlotGrid g, long[] lead, int maxCells) {
+    public static String tiles(LayoutGrid g, long[] lead, int maxCells) {
         ArrayShape s = g.shape();
         StringBuilder sb = new StringBuilder();
         long rb = Math.max(1, g.rowTileExtent());
@@ -189,7 +189,7 @@ final class GridPicture {
         return sb.toString();
     }
 
-    private static long sliceNumber(SlotGrid g, long[] lead) {
+    private static long sliceNumber(LayoutGrid g, long[] lead) {
         long[] dims = g.shape().dimensions();
         long k = 0;
         for (int d = 0; d < lead.length; d++) {
@@ -199,7 +199,7 @@ final class GridPicture {
     }
 
     /** Lists each tile of one slice: its rows, columns, element count and slots. */
-    private static void tileLegend(StringBuilder sb, SlotGrid g, long[] lead) {
+    private static void tileLegend(StringBuilder sb, LayoutGrid g, long[] lead) {
         ArrayShape s = g.shape();
         Layout l = s.layout();
         Tile first = l.tiles().getFirst();
@@ -210,7 +210,7 @@ final class GridPicture {
         }
         long rb = Math.max(1, g.rowTileExtent());
         long cb = Math.max(1, g.columnTileExtent());
-        long[] ext = SlotGrid.tileExtents(s);
+        long[] ext = LayoutGrid.tileExtents(s);
         sb.append("tiles of this grid (T").append(first).append(contiguous
                 ? "; each tile is " + tileSlots + " consecutive slots"
                 : "; a later tile reaches across tiles, so a tile's slots are not consecutive").append("):\n");
@@ -262,7 +262,7 @@ final class GridPicture {
      * cells right-aligned; with {@code box}, {@code |} after each column group and {@code +---+}
      * lines above, below and between row groups.
      */
-    static void table(StringBuilder sb, long[][] cells, String[] rowLabels, String[] colLabels,
+    public static void table(StringBuilder sb, long[][] cells, String[] rowLabels, String[] colLabels,
                       boolean[] rowBreak, boolean[] colBreak, boolean box) {
         int rows = cells.length;
         int cols = colLabels.length;
@@ -342,7 +342,7 @@ final class GridPicture {
     }
 
     /** {@return {@code lead} parsed from {@code "i,j"}} */
-    static long[] parseSlice(String text, int rank) {
+    public static long[] parseSlice(String text, int rank) {
         int lead = Math.max(0, rank - 2);
         String[] parts = text.isBlank() ? new String[0] : text.split(",");
         if (parts.length != lead) {
@@ -361,7 +361,7 @@ final class GridPicture {
     }
 
     /** Checks a slice index against the leading dimensions. */
-    static void checkSlice(long[] lead, ArrayShape s) {
+    public static void checkSlice(long[] lead, ArrayShape s) {
         for (int d = 0; d < lead.length; d++) {
             if (lead[d] < 0 || lead[d] >= s.dimension(d)) {
                 throw new IllegalArgumentException("--slice: index " + lead[d] + " is out of range for dim " + d

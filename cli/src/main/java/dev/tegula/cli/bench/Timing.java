@@ -1,4 +1,4 @@
-package dev.tegula.cli;
+package dev.tegula.cli.bench;
 
 import java.util.Arrays;
 import java.util.function.IntConsumer;

@@ -1,4 +1,4 @@
-package dev.tegula.cli;
+package dev.tegula.cli.pictures;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Shape;
@@ -16,14 +16,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class SlotGridTest {
-    static SlotGrid grid(String text) {
-        return new SlotGrid((ArrayShape) Shape.parse(text));
+class LayoutGridTest {
+    static LayoutGrid grid(String text) {
+        return new LayoutGrid((ArrayShape) Shape.parse(text));
     }
 
     @Test
     void figureOneSlots() {
-        SlotGrid g = grid("f32[3,5]{1,0:T(2,2)}");
+        LayoutGrid g = grid("f32[3,5]{1,0:T(2,2)}");
         assertArrayEquals(new long[][] {{0, 1, 4, 5, 8}, {2, 3, 6, 7, 10}, {12, 13, 16, 17, 20}}, g.slice(new long[0]));
         assertEquals(2, g.rowTileExtent());
         assertEquals(2, g.columnTileExtent());
@@ -33,22 +33,22 @@ class SlotGridTest {
         assertTrue(g.boundaryAfterColumn(1));
         assertTrue(g.boundaryAfterColumn(3));
         assertFalse(g.boundaryAfterColumn(4));
-        assertEquals("9 11 14 15 18 19 21-23", SlotGrid.formatRuns(g.paddingRuns()));
+        assertEquals("9 11 14 15 18 19 21-23", LayoutGrid.formatRuns(g.paddingRuns()));
         assertEquals(9, g.paddingCount());
     }
 
     @Test
     void columnMajorTilesSwapTheirExtentsOnTheGrid() {
         // physical order dim 1, dim 0: T(2,4) covers 2 of dim 1 (columns) and 4 of dim 0 (rows)
-        SlotGrid g = grid("f32[8,6]{0,1:T(2,4)}");
+        LayoutGrid g = grid("f32[8,6]{0,1:T(2,4)}");
         assertEquals(4, g.rowTileExtent());
         assertEquals(2, g.columnTileExtent());
     }
 
     @Test
     void aTileLongerThanTheRankCoversEveryDimension() {
-        assertArrayEquals(new long[] {2}, SlotGrid.tileExtents((ArrayShape) Shape.parse("f32[8]{0:T(2,2)}")));
-        SlotGrid g = grid("f32[8]{0:T(2,2)}");
+        assertArrayEquals(new long[] {2}, LayoutGrid.tileExtents((ArrayShape) Shape.parse("f32[8]{0:T(2,2)}")));
+        LayoutGrid g = grid("f32[8]{0:T(2,2)}");
         assertArrayEquals(new long[][] {{0, 1, 4, 5, 8, 9, 12, 13}}, g.slice(new long[0]));
     }
 
@@ -56,11 +56,11 @@ class SlotGridTest {
     void untiledAndCombinedLayoutsDrawNoBoundaries() {
         assertFalse(grid("f32[3,5]").hasTileBoundaries());
         assertEquals("untiled layout", grid("f32[3,5]").noBoundariesReason());
-        SlotGrid c = grid("f32[4,6]{1,0:T(*,3)}");
+        LayoutGrid c = grid("f32[4,6]{1,0:T(*,3)}");
         assertFalse(c.hasTileBoundaries());
-        assertNull(SlotGrid.tileExtents(c.shape()));
+        assertNull(LayoutGrid.tileExtents(c.shape()));
         // a 1-D tile covers only the columns
-        SlotGrid t = grid("f32[3,300]{1,0:T(128)}");
+        LayoutGrid t = grid("f32[3,300]{1,0:T(128)}");
         assertEquals(0, t.rowTileExtent());
         assertEquals(128, t.columnTileExtent());
         assertFalse(t.boundaryAfterRow(0));
@@ -82,17 +82,17 @@ class SlotGridTest {
                 }
             }
         }
-        List<long[]> runs = new SlotGrid(s).paddingRuns();
+        List<long[]> runs = new LayoutGrid(s).paddingRuns();
         assertEquals(expected.size(), runs.size(), text);
         for (int i = 0; i < runs.size(); i++) {
             assertArrayEquals(expected.get(i), runs.get(i), text);
         }
-        assertEquals(s.slotCount() - s.elementCount(), new SlotGrid(s).paddingCount());
+        assertEquals(s.slotCount() - s.elementCount(), new LayoutGrid(s).paddingCount());
     }
 
     @Test
     void slicesRunOverTheLeadingDimensionsInRowMajorOrder() {
-        SlotGrid g = grid("f32[2,3,4,5]");
+        LayoutGrid g = grid("f32[2,3,4,5]");
         assertEquals(6, g.sliceCount());
         assertArrayEquals(new long[] {0, 0}, g.sliceIndex(0));
         assertArrayEquals(new long[] {1, 2}, g.sliceIndex(5));
@@ -103,10 +103,10 @@ class SlotGridTest {
 
     @Test
     void formatRunsKeepsPairsAndShortensLongerRuns() {
-        assertEquals("", SlotGrid.formatRuns(List.of()));
-        assertEquals("3", SlotGrid.formatRuns(List.<long[]>of(new long[] {3, 3})));
-        assertEquals("3 4", SlotGrid.formatRuns(List.<long[]>of(new long[] {3, 4})));
-        assertEquals("1 3-9", SlotGrid.formatRuns(List.of(new long[] {1, 1}, new long[] {3, 9})));
+        assertEquals("", LayoutGrid.formatRuns(List.of()));
+        assertEquals("3", LayoutGrid.formatRuns(List.<long[]>of(new long[] {3, 3})));
+        assertEquals("3 4", LayoutGrid.formatRuns(List.<long[]>of(new long[] {3, 4})));
+        assertEquals("1 3-9", LayoutGrid.formatRuns(List.of(new long[] {1, 1}, new long[] {3, 9})));
     }
 
     @Test

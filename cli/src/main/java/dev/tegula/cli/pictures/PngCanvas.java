@@ -1,4 +1,4 @@
-package dev.tegula.cli;
+package dev.tegula.cli.pictures;
 
 import java.awt.AlphaComposite;
 import java.awt.BasicStroke;
@@ -22,7 +22,7 @@ import javax.imageio.ImageIO;
  * A {@link Canvas} that paints into a {@link BufferedImage} with java.awt and writes it as PNG.
  * Needs no display: the command sets {@code java.awt.headless=true} before the first AWT class loads.
  */
-final class PngCanvas implements Canvas {
+public final class PngCanvas implements Canvas {
     static {
         System.setProperty("java.awt.headless", "true");
     }
@@ -31,7 +31,7 @@ final class PngCanvas implements Canvas {
     private final Graphics2D g;
     private final TexturePaint hatch;
 
-    PngCanvas(int width, int height) {
+    public PngCanvas(int width, int height) {
         image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
         g = image.createGraphics();
         g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
@@ -129,7 +129,7 @@ final class PngCanvas implements Canvas {
     }
 
     /** {@return the picture so far} */
-    BufferedImage image() {
+    public BufferedImage image() {
         return image;
     }
 

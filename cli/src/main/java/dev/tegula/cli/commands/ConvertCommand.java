@@ -1,4 +1,7 @@
-package dev.tegula.cli;
+package dev.tegula.cli.commands;
+
+import dev.tegula.cli.BadInputException;
+import dev.tegula.cli.Main;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Layout;
@@ -33,7 +36,7 @@ import picocli.CommandLine.Spec;
                         + " bufferSize bytes). Prints the full shape text of what was written."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:success", "1:internal error", "2:bad file, unknown tensor, or a layout that does not fit"})
-final class ConvertCommand implements Callable<Integer> {
+public final class ConvertCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 

@@ -1,4 +1,15 @@
-package dev.tegula.cli;
+package dev.tegula.cli.commands;
+
+import dev.tegula.cli.ByteCounts;
+
+import dev.tegula.cli.BadInputException;
+import dev.tegula.cli.Main;
+import dev.tegula.cli.pictures.Canvas;
+import dev.tegula.cli.pictures.GridPicture;
+import dev.tegula.cli.pictures.LayoutGrid;
+import dev.tegula.cli.pictures.MapRenderer;
+import dev.tegula.cli.pictures.PngCanvas;
+import dev.tegula.cli.pictures.SvgCanvas;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.BufferShape;
@@ -33,9 +44,9 @@ import java.util.concurrent.Callable;
                         + " of the buffer's slots in memory order."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:success", "1:internal error", "2:not a shape, an invalid shape, or a bad option"})
-final class MapCommand implements Callable<Integer> {
+public final class MapCommand implements Callable<Integer> {
     /** The --max of pictures when it is not given. */
-    static final int PICTURE_MAX = 32;
+    public static final int PICTURE_MAX = 32;
 
     @Spec
     CommandSpec spec;
@@ -104,7 +115,7 @@ final class MapCommand implements Callable<Integer> {
         // pictures use 32 cells a side unless --max says otherwise
         boolean maxGiven = spec.commandLine().getParseResult().hasMatchedOption("--max");
         int cells = maxGiven ? max : PICTURE_MAX;
-        MapFigure figure = new MapFigure(a, lead, cells, cells, tiles);
+        LayoutGrid.Figure figure = new LayoutGrid(a).figure(lead, cells, cells, tiles);
         MapRenderer renderer = new MapRenderer(figure);
         String what = (figure.elementLevel() ? "one cell per element" : "one cell per tile")
                 + (figure.isCut() ? ", " + figure.cellRows() + " x " + figure.cellColumns() + " cells shown" : "");
@@ -159,7 +170,7 @@ final class MapCommand implements Callable<Integer> {
                 throw new BadInputException(e.getMessage());
             }
         }
-        SlotGrid g = new SlotGrid(a);
+        LayoutGrid g = new LayoutGrid(a);
         out.println(a);
         boolean elementLevel = !tiles && GridPicture.fitsElements(g, max, (long) max * max);
         if (elementLevel) {
@@ -177,7 +188,7 @@ final class MapCommand implements Callable<Integer> {
         }
     }
 
-    private static String key(ArrayShape a, boolean elementLevel, SlotGrid g) {
+    private static String key(ArrayShape a, boolean elementLevel, LayoutGrid g) {
         long bits = a.slotBits();
         String where = bits % 8 == 0
                 ? "byte offset = slot x " + (bits / 8)
@@ -186,6 +197,6 @@ final class MapCommand implements Callable<Integer> {
                 + (elementLevel ? "each number is the slot of the element at that row and column"
                         : "each number is the slot of the top-left element of that cell")
                 + (g.hasTileBoundaries() && elementLevel ? "; | and - are tile boundaries" : "")
-                + "; padding slots hold no element (bufferSize " + ShapeReport.bytesText(a.bufferSize()) + ")";
+                + "; padding slots hold no element (bufferSize " + ByteCounts.text(a.bufferSize()) + ")";
     }
 }

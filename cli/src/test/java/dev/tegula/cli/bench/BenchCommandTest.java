@@ -1,4 +1,4 @@
-package dev.tegula.cli;
+package dev.tegula.cli.bench;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -12,6 +12,8 @@ import java.util.regex.Pattern;
 import javax.imageio.ImageIO;
 
 import static dev.tegula.cli.MainTest.run;
+
+import dev.tegula.cli.MainTest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

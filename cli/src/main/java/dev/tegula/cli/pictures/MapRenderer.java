@@ -1,35 +1,37 @@
-package dev.tegula.cli;
+package dev.tegula.cli.pictures;
+
+import dev.tegula.cli.ByteCounts;
 
 import dev.tegula.core.ArrayShape;
-import dev.tegula.cli.Canvas.Anchor;
-import dev.tegula.cli.MapFigure.Box;
-import dev.tegula.cli.MapFigure.Cell;
-import dev.tegula.cli.MapFigure.StripSlot;
+import dev.tegula.cli.pictures.Canvas.Anchor;
+import dev.tegula.cli.pictures.LayoutGrid.Box;
+import dev.tegula.cli.pictures.LayoutGrid.Cell;
+import dev.tegula.cli.pictures.LayoutGrid.StripSlot;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
 
 /**
- * Draws a {@link MapFigure} in the manner of the figures of XLA's tiled-layout documentation: the
+ * Draws a {@link LayoutGrid.Figure} in the manner of the figures of XLA's tiled-layout documentation: the
  * logical grid with each element's slot, cells coloured by tile (or by line of an untiled layout),
  * tiles outlined, padding hatched, the memory order as a path through the cells (from a dot to an
  * arrow head), and under it a strip of the buffer in memory order. Measures first, then draws, so
  * the picture is exactly as large as its content.
  */
-final class MapRenderer {
+public final class MapRenderer {
     /** Pastel fills, one per colour group in turn; grey is kept for padding. */
-    static final int[] PALETTE = {0xaec7e8, 0xffbb78, 0x98df8a, 0xff9896, 0xc5b0d5, 0xc49c94, 0xf7b6d2, 0xdbdb8d,
+    public static final int[] PALETTE = {0xaec7e8, 0xffbb78, 0x98df8a, 0xff9896, 0xc5b0d5, 0xc49c94, 0xf7b6d2, 0xdbdb8d,
         0x9edae5};
-    static final int INK = 0x222222;
-    static final int MUTED = 0x666666;
-    static final int PATH = 0xc0392b;
+    public static final int INK = 0x222222;
+    public static final int MUTED = 0x666666;
+    public static final int PATH = 0xc0392b;
     private static final int MARGIN = 20;
     private static final double CHAR = 0.62; // width of a digit in em, for sizing
     private static final double TEXT_AT = 0.40; // the slot number's centre, down the cell
     private static final double PATH_AT = 0.74; // where the memory-order path crosses the cell, down the cell
 
-    private final MapFigure f;
+    private final LayoutGrid.Figure f;
     private final int cellW;
     private final int cellH;
     private final double cellFont;
@@ -45,7 +47,7 @@ final class MapRenderer {
     private final int height;
     private final List<String> header = new ArrayList<>();
 
-    MapRenderer(MapFigure figure) {
+    public MapRenderer(LayoutGrid.Figure figure) {
         this.f = figure;
         ArrayShape s = f.shape();
         long maxSlot = Math.max(1, s.slotCount() - 1);
@@ -86,7 +88,7 @@ final class MapRenderer {
         stripLabelW = (int) Math.ceil(("slot " + maxSlot).length() * 11 * CHAR) + 10;
         int gridBottom = gridY + f.cellRows() * cellH;
         stripY = gridBottom + 50;
-        int stripRows = (int) MapFigure.ceilDiv(f.strip().size(), stripPerRow);
+        int stripRows = (int) LayoutGrid.ceilDiv(f.strip().size(), stripPerRow);
         legendY = stripY + stripRows * stripSquare + (f.strip().size() < f.stripTotal() ? 34 : 22);
         int gridRight = gridX + f.cellColumns() * cellW;
         int stripRight = MARGIN + stripLabelW + stripPerRow * stripSquare;
@@ -101,16 +103,16 @@ final class MapRenderer {
         height = legendY + 22 * legendLines().size() + MARGIN;
     }
 
-    int width() {
+    public int width() {
         return width;
     }
 
-    int height() {
+    public int height() {
         return height;
     }
 
     /** Draws the whole figure on {@code c}, which must be {@link #width()} x {@link #height()}. */
-    void draw(Canvas c) {
+    public void draw(Canvas c) {
         drawHeader(c);
         drawGrid(c);
         drawStrip(c);
@@ -118,7 +120,7 @@ final class MapRenderer {
     }
 
     /** {@return a canvas of the right size made by {@code make}, with the figure drawn on it} */
-    <C extends Canvas> C drawOn(BiFunction<Integer, Integer, C> make) {
+    public <C extends Canvas> C drawOn(BiFunction<Integer, Integer, C> make) {
         C c = make.apply(width, height);
         draw(c);
         return c;
@@ -242,7 +244,7 @@ final class MapRenderer {
             }
         }
         if (strip.size() < f.stripTotal()) {
-            int rows = (int) MapFigure.ceilDiv(strip.size(), stripPerRow);
+            int rows = (int) LayoutGrid.ceilDiv(strip.size(), stripPerRow);
             c.text(x0, stripY + rows * stripSquare + 16, "... " + (f.stripTotal() - strip.size()) + " more"
                     + (f.stripUnit() == 1 ? " slots" : s.layout().isTiled() ? " tiles" : " lines"), 12, MUTED,
                     Anchor.START, false);
@@ -283,7 +285,7 @@ final class MapRenderer {
         long pad = s.slotCount() - s.elementCount();
         l.add("slots: " + s.slotCount() + " in all, " + s.elementCount() + " hold elements, " + pad + " padding;"
                 + " byte offset = slot x " + (bits % 8 == 0 ? Long.toString(bits / 8) : bits + " / 8")
-                + "; bufferSize " + ShapeReport.bytesText(s.bufferSize()));
+                + "; bufferSize " + ByteCounts.text(s.bufferSize()));
         return l;
     }
 
@@ -303,7 +305,7 @@ final class MapRenderer {
                 + " elements and shows the slot of its top-left element";
     }
 
-    static int fill(long group) {
+    public static int fill(long group) {
         return PALETTE[(int) Math.floorMod(group, (long) PALETTE.length)];
     }
 }

@@ -1,4 +1,8 @@
-package dev.tegula.cli;
+package dev.tegula.cli.commands;
+
+import dev.tegula.cli.ByteCounts;
+import dev.tegula.cli.pictures.GridPicture;
+import dev.tegula.cli.pictures.LayoutGrid;
 
 import dev.tegula.core.Addressing;
 import dev.tegula.core.ArrayShape;
@@ -110,11 +114,11 @@ final class ShapeReport {
         long bytes = a.byteSize();
         long buffer = a.bufferSize();
         line(sb, indent, "elements", Long.toString(a.elementCount()));
-        line(sb, indent, "byteSize", bytesText(bytes) + "  logical bytes, no tile padding (XLA ByteSizeOf)");
-        line(sb, indent, "bufferSize", bytesText(buffer) + "  bytes a buffer in this layout needs, padding included");
+        line(sb, indent, "byteSize", ByteCounts.text(bytes) + "  logical bytes, no tile padding (XLA ByteSizeOf)");
+        line(sb, indent, "bufferSize", ByteCounts.text(buffer) + "  bytes a buffer in this layout needs, padding included");
         long xla = a.xlaArraySize();
         if (xla != buffer) {
-            line(sb, indent, "XLA ArraySize", bytesText(xla) + "  (XLA applies only the first tile and the largest split)");
+            line(sb, indent, "XLA ArraySize", ByteCounts.text(xla) + "  (XLA applies only the first tile and the largest split)");
         }
         line(sb, indent, "padding", paddingText(bytes, buffer));
         line(sb, indent, "slots", a.slotCount() + " (" + a.elementCount() + (a.elementCount() == 1 ? " element + " : " elements + ")
@@ -125,7 +129,7 @@ final class ShapeReport {
     }
 
     private static void picture(StringBuilder sb, ArrayShape a, String indent) {
-        SlotGrid g = new SlotGrid(a);
+        LayoutGrid g = new LayoutGrid(a);
         if (a.elementCount() == 0) {
             line(sb, indent, "picture", "none: the array has no elements");
             return;
@@ -213,26 +217,8 @@ final class ShapeReport {
             order.append(d);
             sizes.append(a.isUnboundedDimension(d) ? "?" : Long.toString(a.dimension(d)));
         }
-        String kind = isRowMajor(l) ? " (row-major)" : isColumnMajor(l) ? " (column-major)" : "";
+        String kind = l.rank() < 2 ? "" : l.isRowMajor() ? " (row-major)" : l.isColumnMajor() ? " (column-major)" : "";
         return "dims " + order + ", major to minor" + kind + "; physical sizes [" + sizes + "]";
-    }
-
-    private static boolean isRowMajor(Layout l) {
-        for (int p = 0; p < l.rank(); p++) {
-            if (l.major(p) != p) {
-                return false;
-            }
-        }
-        return l.rank() > 1;
-    }
-
-    private static boolean isColumnMajor(Layout l) {
-        for (int k = 0; k < l.rank(); k++) {
-            if (l.minorToMajor(k) != k) {
-                return false;
-            }
-        }
-        return l.rank() > 1;
     }
 
     static String tilesText(List<Tile> tiles) {
@@ -259,7 +245,7 @@ final class ShapeReport {
                 if (!t.hasCombinedDimensions()) {
                     sb.append(" (");
                     if (rank > 0) {
-                        sb.append("logical ").append(coveredDims(l, k, rank)).append("; ");
+                        sb.append("logical ").append(coveredDims(l, k)).append("; ");
                     }
                     long tilesCount = tileCount(a, t);
                     sb.append(tilesCount).append(tilesCount == 1 ? " tile" : " tiles").append(')');
@@ -301,15 +287,14 @@ final class ShapeReport {
         return t.rank() == 2;
     }
 
-    private static String coveredDims(Layout l, int k, int rank) {
-        StringBuilder sb = new StringBuilder();
-        int from = Math.max(0, rank - k);
-        sb.append(rank - from == 1 ? "dim " : "dims ");
-        for (int p = from; p < rank; p++) {
-            if (p > from) {
-                sb.append(p == rank - 1 ? " and " : ", ");
+    private static String coveredDims(Layout l, int k) {
+        int[] covered = l.coveredDimensions(k);
+        StringBuilder sb = new StringBuilder(covered.length == 1 ? "dim " : "dims ");
+        for (int i = 0; i < covered.length; i++) {
+            if (i > 0) {
+                sb.append(i == covered.length - 1 ? " and " : ", ");
             }
-            sb.append(l.major(p));
+            sb.append(covered[i]);
         }
         return sb.toString();
     }
@@ -424,26 +409,6 @@ final class ShapeReport {
             case Addressing.General x -> "XLA's general nested-tiling algorithm";
         };
         return "Addressing." + name + ": " + what;
-    }
-
-    /** {@return bytes with binary units when at least 1 KiB, e.g. {@code 335544320 B (320 MiB)}} */
-    static String bytesText(long bytes) {
-        if (bytes < 1024) {
-            return bytes + " B";
-        }
-        String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-        int u = -1;
-        double v = bytes;
-        long exact = bytes;
-        boolean isExact = true;
-        while (v >= 1024 && u < units.length - 1) {
-            v /= 1024;
-            isExact &= exact % 1024 == 0;
-            exact /= 1024;
-            u++;
-        }
-        String num = isExact ? Long.toString(exact) : "~" + String.format(Locale.ROOT, "%.2f", v);
-        return bytes + " B (" + num + " " + units[u] + ")";
     }
 
     private static void line(StringBuilder sb, String indent, String key, String value) {

@@ -1,4 +1,4 @@
-package dev.tegula.cli;
+package dev.tegula.cli.pictures;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Shape;
@@ -18,6 +18,8 @@ import java.util.regex.Pattern;
 import javax.imageio.ImageIO;
 
 import static dev.tegula.cli.MainTest.run;
+
+import dev.tegula.cli.MainTest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -73,7 +75,7 @@ class MapPictureTest {
         assertNotNull(image);
         assertEquals(Integer.parseInt(m.group(1)), image.getWidth());
         assertEquals(Integer.parseInt(m.group(2)), image.getHeight());
-        MapRenderer expected = new MapRenderer(new MapFigure((ArrayShape) Shape.parse("bf16[4,8]{1,0:T(2,4)(2,1)}"),
+        MapRenderer expected = new MapRenderer(new LayoutGrid((ArrayShape) Shape.parse("bf16[4,8]{1,0:T(2,4)(2,1)}")).figure(
                 new long[0], 32, 32, false));
         assertEquals(expected.width(), image.getWidth());
         assertEquals(expected.height(), image.getHeight());
@@ -117,20 +119,20 @@ class MapPictureTest {
 
     @Test
     void figureModelFollowsTheSlots() {
-        MapFigure f = new MapFigure((ArrayShape) Shape.parse(FIGURE_ONE), new long[0], 32, 32, false);
+        LayoutGrid.Figure f = new LayoutGrid((ArrayShape) Shape.parse(FIGURE_ONE)).figure(new long[0], 32, 32, false);
         assertTrue(f.elementLevel());
         assertEquals(4, f.cellRows());
         assertEquals(6, f.cellColumns());
         TreeSet<Long> padding = new TreeSet<>();
-        f.cells().stream().filter(MapFigure.Cell::padding).forEach(c -> padding.add(c.slot()));
+        f.cells().stream().filter(LayoutGrid.Cell::padding).forEach(c -> padding.add(c.slot()));
         assertEquals(new TreeSet<>(List.of(9L, 11L, 14L, 15L, 18L, 19L, 21L, 22L, 23L)), padding);
-        List<Long> order = f.path().stream().map(MapFigure.Cell::slot).toList();
+        List<Long> order = f.path().stream().map(LayoutGrid.Cell::slot).toList();
         assertEquals(List.of(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 10L, 12L, 13L, 16L, 17L, 20L), order);
         assertEquals(24, f.strip().size());
-        assertEquals(15, f.strip().stream().filter(MapFigure.StripSlot::element).count());
+        assertEquals(15, f.strip().stream().filter(LayoutGrid.StripSlot::element).count());
         assertEquals(6, f.tiles().size());
         // a tile that does not reach the rows holds one row: f32[3,300]{1,0:T(128)} at tile level
-        MapFigure t = new MapFigure((ArrayShape) Shape.parse("f32[3,300]{1,0:T(128)}"), new long[0], 32, 32, false);
+        LayoutGrid.Figure t = new LayoutGrid((ArrayShape) Shape.parse("f32[3,300]{1,0:T(128)}")).figure(new long[0], 32, 32, false);
         assertFalse(t.elementLevel());
         assertEquals(1, t.blockRows());
         assertEquals(128, t.blockColumns());

@@ -1,6 +1,10 @@
-package dev.tegula.cli;
+package dev.tegula.cli.bench;
 
-import dev.tegula.cli.BenchCases.Case;
+import dev.tegula.cli.BadInputException;
+import dev.tegula.cli.Main;
+
+import dev.tegula.vector.bench.RelayoutCases;
+import dev.tegula.vector.bench.RelayoutCases.Case;
 import dev.tegula.vector.Relayout;
 import dev.tegula.vector.RelayoutPlan;
 import picocli.CommandLine.Command;
@@ -36,9 +40,9 @@ import java.util.concurrent.Future;
                 "Indicative figures: JMH (./run bench RelayoutBench) gives the authoritative ones."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:success", "1:internal error", "2:a bad option"})
-final class BenchCommand implements Callable<Integer> {
-    static final long MIB = 1 << 20;
-    static final long QUICK_BYTES = 16 * MIB;
+public final class BenchCommand implements Callable<Integer> {
+    public static final long MIB = 1 << 20;
+    public static final long QUICK_BYTES = 16 * MIB;
 
     @Spec
     CommandSpec spec;
@@ -63,7 +67,7 @@ final class BenchCommand implements Callable<Integer> {
     List<String> only;
 
     /** One measured case. */
-    record Result(Case benchCase, Timing.Sample relayout, Timing.Sample copy, String plan) {
+    public record Result(Case benchCase, Timing.Sample relayout, Timing.Sample copy, String plan) {
         double relayoutGBs() {
             return benchCase.bytes() / relayout.median() / 1e9;
         }
@@ -102,7 +106,7 @@ final class BenchCommand implements Callable<Integer> {
         ExecutorService pool = threads > 1 ? Executors.newFixedThreadPool(threads) : null;
         try {
             for (int i = 0; i < cases.size(); i++) {
-                Case c = BenchCases.scaled(cases.get(i), cap);
+                Case c = RelayoutCases.scaled(cases.get(i), cap);
                 long base = (long) i * (plan.repetitions() + 1);
                 String label = (i + 1) + "/" + cases.size() + " " + c.name();
                 bar.step(base, label);
@@ -130,7 +134,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     private List<Case> select() {
-        List<Case> all = BenchCases.all();
+        List<Case> all = RelayoutCases.all();
         if (only == null || only.isEmpty()) {
             return all;
         }
@@ -168,7 +172,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** Copies in {@code parts} pieces, all but the last on the pool, the last on this thread. */
-    static void splitCopy(MemorySegment src, MemorySegment dst, long bytes, ExecutorService pool, int parts) {
+    public static void splitCopy(MemorySegment src, MemorySegment dst, long bytes, ExecutorService pool, int parts) {
         long chunk = (bytes / parts + 4095) & ~4095L;
         List<Future<?>> done = new ArrayList<>();
         long off = 0;
@@ -194,7 +198,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** {@return the result table: one line per case} */
-    static String table(List<Result> results) {
+    public static String table(List<Result> results) {
         StringBuilder sb = new StringBuilder();
         int nameW = "case".length();
         int descW = "relayout".length();
@@ -214,7 +218,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** {@return a number with two decimals, or with two significant digits below 0.1 (slow cases stay readable), never in E notation} */
-    static String number(double v) {
+    public static String number(double v) {
         if (v >= 0.1 || v <= 0 || !Double.isFinite(v)) {
             return String.format(Locale.ROOT, "%.2f", v);
         }
@@ -242,12 +246,12 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** {@return bytes in the largest binary unit that divides them, e.g. {@code 16 MiB}, {@code 40 KiB}} */
-    static String sizeText(long bytes) {
+    public static String sizeText(long bytes) {
         return bytes % MIB == 0 ? bytes / MIB + " MiB" : bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " B";
     }
 
     /** {@return bytes of a size such as {@code 16M}, {@code 512K}, {@code 1G} or {@code 4096}} */
-    static long parseSize(String text) {
+    public static long parseSize(String text) {
         String t = text.strip().toUpperCase(Locale.ROOT);
         long unit = 1;
         if (t.endsWith("IB")) {

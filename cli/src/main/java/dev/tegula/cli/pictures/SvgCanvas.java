@@ -1,4 +1,4 @@
-package dev.tegula.cli;
+package dev.tegula.cli.pictures;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -7,12 +7,12 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /** A {@link Canvas} that writes SVG 1.1 text; no dependency. Padding hatch is one shared {@code <pattern>}. */
-final class SvgCanvas implements Canvas {
+public final class SvgCanvas implements Canvas {
     private final int width;
     private final int height;
     private final StringBuilder body = new StringBuilder();
 
-    SvgCanvas(int width, int height) {
+    public SvgCanvas(int width, int height) {
         this.width = width;
         this.height = height;
     }
@@ -84,7 +84,7 @@ final class SvgCanvas implements Canvas {
     }
 
     /** {@return the whole SVG document} */
-    String document() {
+    public String document() {
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 + "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" + width + "\" height=\"" + height
                 + "\" viewBox=\"0 0 " + width + " " + height + "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n"

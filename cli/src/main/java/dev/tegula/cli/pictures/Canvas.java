@@ -1,4 +1,4 @@
-package dev.tegula.cli;
+package dev.tegula.cli.pictures;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -8,9 +8,9 @@ import java.nio.file.Path;
  * ({@link SvgCanvas}, text written by hand) and the PNG ({@link PngCanvas}, java.awt). Coordinates
  * are pixels from the top-left corner; colours are {@code 0xRRGGBB}.
  */
-sealed interface Canvas permits SvgCanvas, PngCanvas {
+public sealed interface Canvas permits SvgCanvas, PngCanvas {
     /** Horizontal text placement relative to the x coordinate. */
-    enum Anchor { START, MIDDLE, END }
+    public enum Anchor { START, MIDDLE, END }
 
     /** A rectangle: filled if {@code fill >= 0}, outlined if {@code stroke >= 0} with {@code strokeWidth}. */
     void rect(double x, double y, double w, double h, int fill, int stroke, double strokeWidth);

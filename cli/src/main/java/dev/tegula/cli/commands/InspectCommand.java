@@ -1,4 +1,6 @@
-package dev.tegula.cli;
+package dev.tegula.cli.commands;
+
+import dev.tegula.cli.Main;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -25,7 +27,7 @@ import java.util.concurrent.Callable;
                         + " sizes."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:success", "1:internal error", "2:not a shape, an invalid shape, or a bad tensor file"})
-final class InspectCommand implements Callable<Integer> {
+public final class InspectCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
