@@ -16,8 +16,8 @@ import java.util.Comparator;
  * {@code (x >>> shift)·carry} a dimension. There is no call in it and few loop invariants, so a loop over
  * one array compiles to a short body whatever other arrays the profile of that loop has seen (with
  * a polluted profile, C2 compiles every path it saw into the loop, and the invariants of all of
- * them compete for registers: a version with a shift, a mask and a weight per digit spilled and ran
- * at 2.4× the hand-written loop; this one runs at 1.5×, see {@code docs/benchmarks.md}).
+ * them compete for registers; the measurements behind this design are in
+ * {@code docs/benchmarks.md}).
  *
  * <p>Other layouts (tiles that are not powers of two, nested tilings beyond a second level, ranks
  * above 4, the varargs accessor) go to core's {@link Addressing}, tested with {@code instanceof}
