@@ -35,7 +35,7 @@ public abstract sealed class Addressing
     final ArrayShape shape;
     final IndexPlan plan;
     final int rank;
-    /** Storage bits of one slot. */
+    /** Bits of one slot ({@link ArrayShape#slotBits()}). */
     final long bits;
     /** Bytes of one slot (unpacked layouts). */
     final long bytes;
@@ -86,7 +86,7 @@ public abstract sealed class Addressing
         return packed;
     }
 
-    /** {@return the storage bits of one element slot} */
+    /** {@return the bits of one slot, as {@link ArrayShape#slotBits()}} */
     public final long slotBits() {
         return bits;
     }
