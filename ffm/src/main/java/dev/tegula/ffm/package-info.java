@@ -1,2 +1,18 @@
-/** {@code MemorySegment}-backed arrays in XLA layouts: allocation, wrapping, typed access and views. */
+/**
+ * {@code MemorySegment}-backed N-dimensional arrays in XLA layouts: allocation, wrapping, typed
+ * element access, views and memory spaces.
+ *
+ * <p>{@link dev.tegula.ffm.Array} pairs a {@link java.lang.foreign.MemorySegment} with the
+ * {@link dev.tegula.core.ArrayShape} that says where each element sits. Arrays are allocated from,
+ * or wrap segments of, an {@link java.lang.foreign.Arena} the caller owns: an array never owns memory,
+ * and its lifetime and thread rules are its arena's. The {@code Array} object is immutable; reads are
+ * safe from any thread the arena admits, and concurrent writes need outside synchronisation. Element
+ * accessors convert between the element type and Java's {@code float}, {@code double}, {@code long},
+ * {@code int} and {@code boolean} (see {@link dev.tegula.ffm.codec}). A layout's memory space
+ * {@code S(n)} selects a {@link dev.tegula.ffm.MemorySpaceProvider}, registered in
+ * {@link dev.tegula.ffm.MemorySpaces}.
+ *
+ * <p>Wrapping a raw native address calls a restricted method: run with
+ * {@code --enable-native-access=dev.tegula.ffm} (or {@code ALL-UNNAMED} on the class path).
+ */
 package dev.tegula.ffm;

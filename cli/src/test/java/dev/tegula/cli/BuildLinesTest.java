@@ -1,0 +1,114 @@
+package dev.tegula.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The README's "Use it in your build" lines are the ones examples/consumer uses (its POM, its
+ * module-info, the flags of its run script), and the BOM pins every published artifact at the
+ * parent's version. The consumer itself is built and run against the installed artifacts by .ci/run.
+ */
+class BuildLinesTest {
+    private static final Path ROOT = Path.of("..");
+
+    private static String read(String path) throws IOException {
+        return Files.readString(ROOT.resolve(path));
+    }
+
+    /** {@return the README's section "Use it in your build"} */
+    private static String section() throws IOException {
+        String readme = read("README.md");
+        int from = readme.indexOf("## Use it in your build");
+        assertTrue(from >= 0, "README.md has no section 'Use it in your build'");
+        int to = readme.indexOf("\n## ", from + 3);
+        return readme.substring(from, to < 0 ? readme.length() : to);
+    }
+
+    /** {@return the first fenced block of the section whose text contains {@code marker}} */
+    private static String block(String section, String marker) {
+        Matcher m = Pattern.compile("```[a-z]*\\n(.*?)```", Pattern.DOTALL).matcher(section);
+        while (m.find()) {
+            if (m.group(1).contains(marker)) {
+                return m.group(1);
+            }
+        }
+        throw new AssertionError("README 'Use it in your build' has no block containing " + marker);
+    }
+
+    private static List<String> all(String regex, String text) {
+        List<String> out = new ArrayList<>();
+        Matcher m = Pattern.compile(regex).matcher(text);
+        while (m.find()) {
+            out.add(m.group(1));
+        }
+        return out;
+    }
+
+    /** {@return the project's own version: the first version element after the parent POM's artifactId} */
+    private static String parentVersion() throws IOException {
+        String pom = read("pom.xml");
+        Matcher m = Pattern.compile("<artifactId>tegula-parent</artifactId>\\s*<version>([^<]+)</version>").matcher(pom);
+        assertTrue(m.find(), "pom.xml: no tegula-parent version");
+        return m.group(1);
+    }
+
+    @Test
+    void mavenLinesAreTheConsumers() throws IOException {
+        String xml = block(section(), "<dependencyManagement>");
+        String consumer = read("examples/consumer/pom.xml");
+        List<String> readmeArtifacts = all("<artifactId>(tegula-[a-z]+)</artifactId>", xml);
+        assertEquals(List.of("tegula-bom", "tegula-vector", "tegula-io"), readmeArtifacts);
+        assertEquals(readmeArtifacts, all("<artifactId>(tegula-[a-z]+)</artifactId>", consumer));
+        assertTrue(consumer.contains("<type>pom</type>") && consumer.contains("<scope>import</scope>"),
+                "examples/consumer/pom.xml must import the BOM");
+        assertEquals(List.of(parentVersion()), all("<version>([^<]+)</version>", xml), "README's BOM version");
+        assertEquals(List.of(parentVersion()), all("<tegula.version>([^<]+)</tegula.version>", consumer),
+                "examples/consumer's tegula.version");
+    }
+
+    @Test
+    void gradleLinesNameTheSameArtifacts() throws IOException {
+        String gradle = block(section(), "implementation(");
+        assertEquals(List.of("dev.tegula:tegula-bom:" + parentVersion(), "dev.tegula:tegula-vector", "dev.tegula:tegula-io"),
+                all("\"(dev\\.tegula:[^\"]+)\"", gradle));
+    }
+
+    @Test
+    void moduleInfoLinesAreTheConsumers() throws IOException {
+        String readme = block(section(), "module your.module");
+        String consumer = read("examples/consumer/src/main/java/module-info.java");
+        List<String> requires = all("(requires [a-z.]+;)", readme);
+        assertEquals(List.of("requires dev.tegula.io;", "requires dev.tegula.vector;"), requires);
+        assertEquals(requires, all("(requires [a-z.]+;)", consumer));
+    }
+
+    @Test
+    void jvmFlagsAreTheConsumers() throws IOException {
+        String command = block(section(), "--enable-native-access");
+        String run = read("examples/consumer/run");
+        for (String flag : List.of("--add-modules jdk.incubator.vector", "--enable-native-access=dev.tegula.ffm,dev.tegula.io")) {
+            assertTrue(command.contains(flag), "README's java command lacks " + flag);
+            assertTrue(run.contains(flag), "examples/consumer/run lacks " + flag);
+        }
+    }
+
+    @Test
+    void bomPinsEveryPublishedArtifactAtTheParentsVersion() throws IOException {
+        String bom = read("bom/pom.xml");
+        assertEquals(List.of("tegula-bom"), all("<artifactId>(tegula-bom)</artifactId>", bom));
+        assertEquals(List.of("tegula-core", "tegula-ffm", "tegula-vector", "tegula-io", "tegula-cli"),
+                all("<groupId>dev\\.tegula</groupId><artifactId>(tegula-[a-z]+)</artifactId><version>\\$\\{project\\.version}</version>", bom));
+        Matcher own = Pattern.compile("<artifactId>tegula-bom</artifactId>\\s*<version>([^<]+)</version>").matcher(bom);
+        assertTrue(own.find(), "bom/pom.xml: no version");
+        assertEquals(parentVersion(), own.group(1), "tegula-bom's version must be the parent's");
+    }
+}
