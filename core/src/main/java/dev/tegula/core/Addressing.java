@@ -38,7 +38,7 @@ public abstract sealed class Addressing
         this.shape = shape;
         this.plan = plan;
         this.rank = shape.rank();
-        this.bits = shape.storageBitsPerElement();
+        this.bits = shape.slotBits();
         this.packed = bits < 8;
         this.bytes = bits / 8;
     }
@@ -78,7 +78,7 @@ public abstract sealed class Addressing
     }
 
     /** {@return the storage bits of one element slot} */
-    public final long bitsPerSlot() {
+    public final long slotBits() {
         return bits;
     }
 

@@ -172,7 +172,7 @@ public final class ArrayShape implements Shape {
     }
 
     /** {@return the bits one element occupies in the buffer: {@code E(n)} if set, else 8 * byte width} */
-    public long storageBitsPerElement() {
+    public long slotBits() {
         return layout.elementSizeInBits != 0 ? layout.elementSizeInBits : 8L * type.byteWidth();
     }
 

@@ -107,9 +107,9 @@ class ShapeProperties {
         Statistics.label("addressing").collect(a.getClass().getSimpleName());
         assertEquals(s.slotCount(), a.slotCount());
         assertEquals(s.bufferSize(), a.bufferSize());
-        assertEquals(s.storageBitsPerElement(), a.bitsPerSlot());
-        assertEquals(s.storageBitsPerElement() < 8, a.isPacked());
-        long bits = a.bitsPerSlot();
+        assertEquals(s.slotBits(), a.slotBits());
+        assertEquals(s.slotBits() < 8, a.isPacked());
+        long bits = a.slotBits();
         s.forEachIndex(i -> {
             long lin = s.linearIndex(i);
             assertEquals(lin, a.slot(i), () -> a + " " + java.util.Arrays.toString(i));
