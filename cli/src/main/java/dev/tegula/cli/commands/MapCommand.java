@@ -1,5 +1,6 @@
 package dev.tegula.cli.commands;
 
+import dev.tegula.cli.FileErrors;
 import dev.tegula.cli.ByteCounts;
 
 import dev.tegula.cli.BadInputException;
@@ -133,7 +134,7 @@ public final class MapCommand implements Callable<Integer> {
         try {
             canvas.write(file);
         } catch (IOException e) {
-            throw new BadInputException("cannot write " + file + ": " + e.getMessage());
+            throw FileErrors.cannotWrite(file, e);
         }
     }
 
