@@ -74,9 +74,9 @@ public final class MapCommand implements Callable<Integer> {
                     + " pixels a side and " + (MAX_PICTURE_PIXELS >> 20) + " M pixels, with fewer cells when needed).")
     int max;
 
-    @Option(names = "--slice", paramLabel = "I,J,...",
-            description = "Only the grid at these indices of the leading dims (rank 3 and more); tile-level"
-                    + " maps show the first grid unless told.")
+    @Option(names = "--slice", paramLabel = "INDICES",
+            description = "Only the grid at these indices of the leading dims, comma-separated, e.g. 0,3"
+                    + " (rank 3 and more); tile-level maps show the first grid unless told.")
     String slice;
 
     @Option(names = "--png", paramLabel = "FILE", description = "Write the picture as PNG to FILE.")
