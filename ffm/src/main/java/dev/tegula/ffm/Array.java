@@ -202,7 +202,10 @@ public final class Array {
      * method: the caller must be sure that the memory exists and stays valid for the arena's
      * lifetime, and the JVM needs native access enabled for module {@code dev.tegula.ffm}
      * ({@code --enable-native-access=dev.tegula.ffm}, or {@code ALL-UNNAMED} on the class path).
-     * It is the only restricted call in Tegula's ffm module.
+     * It is the only restricted method of the {@code Array} API. Tegula makes other restricted
+     * calls elsewhere: DLPack in {@code dev.tegula.io} uses {@code reinterpret}, an upcall stub
+     * (its deleter) and a downcall handle (the producer's deleter), which need native access for
+     * module {@code dev.tegula.io}.
      *
      * @throws IllegalArgumentException if {@code address} is 0 while the buffer is not empty
      * @throws IllegalCallerException   if native access is not enabled for this module

@@ -1,5 +1,8 @@
 package dev.tegula.ffm;
 
+import dev.tegula.core.internal.General;
+import dev.tegula.core.internal.Tiled2;
+import dev.tegula.core.internal.TiledN;
 import dev.tegula.core.Addressing;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.SlotFormula;
@@ -16,8 +19,8 @@ import java.util.Comparator;
  * {@code (x >>> shift)·carry} a dimension. There is no call in it and few loop invariants, so a loop over
  * one array compiles to a short body whatever other arrays the profile of that loop has seen (with
  * a polluted profile, C2 compiles every path it saw into the loop, and the invariants of all of
- * them compete for registers: a version with a shift, a mask and a weight per digit spilled and ran
- * at 2.4× the hand-written loop; this one runs at 1.5×, see {@code docs/benchmarks.md}).
+ * them compete for registers; the measurements behind this design are in
+ * {@code docs/benchmarks.md}).
  *
  * <p>Other layouts (tiles that are not powers of two, nested tilings beyond a second level, ranks
  * above 4, the varargs accessor) go to core's {@link Addressing}, tested with {@code instanceof}
@@ -45,7 +48,7 @@ final class ArraySlots {
             }
             return s;
         }
-        return a.addressing instanceof Addressing.General g ? g.slot(i) : a.addressing.slot(i);
+        return a.addressing instanceof General g ? g.slot(i) : a.addressing.slot(i);
     }
 
     static long slot(Array a, long i, long j) {
@@ -154,11 +157,11 @@ final class ArraySlots {
 
     // instanceof on the sealed leaves: each call below has an exact receiver type (no megamorphic call)
     private static long tiled2(Addressing t, long i, long j) {
-        return t instanceof Addressing.Tiled2 t2 ? t2.slot(i, j) : general(t, i, j);
+        return t instanceof Tiled2 t2 ? t2.slot(i, j) : general(t, i, j);
     }
 
     private static long general(Addressing t, long i, long j) {
-        return t instanceof Addressing.General g ? g.slot(i, j) : t.slot(i, j);
+        return t instanceof General g ? g.slot(i, j) : t.slot(i, j);
     }
 
     static long slot(Array a, long i, long j, long k) {
@@ -183,11 +186,11 @@ final class ArraySlots {
     }
 
     private static long tiledN(Addressing t, long i, long j, long k) {
-        return t instanceof Addressing.TiledN tn ? tn.slot(i, j, k) : general(t, i, j, k);
+        return t instanceof TiledN tn ? tn.slot(i, j, k) : general(t, i, j, k);
     }
 
     private static long general(Addressing t, long i, long j, long k) {
-        return t instanceof Addressing.General g ? g.slot(i, j, k) : t.slot(i, j, k);
+        return t instanceof General g ? g.slot(i, j, k) : t.slot(i, j, k);
     }
 
     static long slot(Array a, long i, long j, long k, long l) {
@@ -212,11 +215,11 @@ final class ArraySlots {
     }
 
     private static long tiledN(Addressing t, long i, long j, long k, long l) {
-        return t instanceof Addressing.TiledN tn ? tn.slot(i, j, k, l) : general(t, i, j, k, l);
+        return t instanceof TiledN tn ? tn.slot(i, j, k, l) : general(t, i, j, k, l);
     }
 
     private static long general(Addressing t, long i, long j, long k, long l) {
-        return t instanceof Addressing.General g ? g.slot(i, j, k, l) : t.slot(i, j, k, l);
+        return t instanceof General g ? g.slot(i, j, k, l) : t.slot(i, j, k, l);
     }
 
     static long slot(Array a, long[] index) {
@@ -233,12 +236,12 @@ final class ArraySlots {
             }
             return s;
         }
-        if (a.addressing instanceof Addressing.TiledN t) {
+        if (a.addressing instanceof TiledN t) {
             return t.slot(index);
         }
-        if (a.addressing instanceof Addressing.Tiled2 t) {
+        if (a.addressing instanceof Tiled2 t) {
             return t.slot(index);
         }
-        return a.addressing instanceof Addressing.General g ? g.slot(index) : a.addressing.slot(index);
+        return a.addressing instanceof General g ? g.slot(index) : a.addressing.slot(index);
     }
 }

@@ -31,7 +31,7 @@ import java.lang.foreign.MemorySegment;
  * narrow types go out of line ({@code *Rare}). This matters for loops whose profile was polluted
  * by other arrays: every path that the profile saw is compiled into the loop, and a single call on
  * any of them stops C2 from hoisting the array's fields and the segment's checks out of the loop
- * (a call may write memory), which cost 5x on a row-major f32 read. Helpers called from one case
+ * (a call may write memory; the cost is measured in {@code docs/benchmarks.md}). Helpers called from one case
  * are kept under 35 bytecodes (C2's size limit at call sites it does not consider frequent).
  *
  * <p>Packed sub-byte slots ({@code E(1|2|4)}) are read-modify-write of their byte: only the slot's

@@ -1,5 +1,7 @@
 package dev.tegula.ffm;
 
+import dev.tegula.core.internal.Tiled2;
+import dev.tegula.core.internal.TiledN;
 import dev.tegula.core.Addressing;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Layout;
@@ -215,7 +217,7 @@ final class Views {
 
     private static boolean tileRowAligned(Array a, int p, long start, long end, long size) {
         Addressing ad = a.addressing();
-        if (!(ad instanceof Addressing.Tiled2 || ad instanceof Addressing.TiledN) || p != a.dims.length - 2) {
+        if (!(ad instanceof Tiled2 || ad instanceof TiledN) || p != a.dims.length - 2) {
             return false;
         }
         Tile first = a.shape.layout().tiles().getFirst();

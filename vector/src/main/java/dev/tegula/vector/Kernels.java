@@ -36,7 +36,7 @@ final class Kernels {
     private static final VectorSpecies<Short> S8 = ShortVector.SPECIES_128;
     private static final VectorSpecies<Short> S16 = ShortVector.SPECIES_256;
     /** Whether the Vector API paths are used (false: scalar paths only, for testing them). */
-    static final boolean VECTOR = !Boolean.getBoolean("tegula.relayout.scalar")
+    static final boolean VECTOR = !Boolean.getBoolean(Tuning.SCALAR)
             && IntVector.SPECIES_PREFERRED.vectorBitSize() >= 256;
 
     /*
@@ -273,11 +273,11 @@ final class Kernels {
      * Transpose blocking, measured on this machine kind (docs/benchmarks.md): each block reads
      * READ_BYTES of every source row it covers and fills a SCRATCH_BYTES scratch block; blocks sweep
      * along the source rows (J_OUTER) so a band of rows is read sequentially. The system properties
-     * tegula.read, tegula.scratch and tegula.jouter exist for that tuning study only.
+     * of {@link Tuning} exist for that tuning study only.
      */
-    private static final int SCRATCH_BYTES = Integer.getInteger("tegula.scratch", 64 * 1024);
-    private static final boolean J_OUTER = !"false".equals(System.getProperty("tegula.jouter"));
-    private static final int READ_BYTES = Integer.getInteger("tegula.read", 512);
+    private static final int SCRATCH_BYTES = Integer.getInteger(Tuning.SCRATCH_BYTES, Tuning.SCRATCH_BYTES_DEFAULT);
+    private static final boolean J_OUTER = !"false".equals(System.getProperty(Tuning.SWEEP_SOURCE_ROWS));
+    private static final int READ_BYTES = Integer.getInteger(Tuning.READ_BYTES, Tuning.READ_BYTES_DEFAULT);
     private static final ThreadLocal<MemorySegment> SCRATCH =
             ThreadLocal.withInitial(() -> java.lang.foreign.Arena.ofAuto().allocate(SCRATCH_BYTES, 64));
 

@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * One side of a relayout as the planner sees it: the slot of a logical index as a sum of digit
  * terms plus a slot offset. Built from a layout's {@link SlotFormula} (dense arrays) or from
- * element strides (strided views). Immutable.
+ * slot strides (strided views). Immutable.
  */
 record SlotTerms(long[] dims, List<SlotFormula.Term> terms, long slotOffset) {
 
