@@ -29,8 +29,8 @@ public final class MapRenderer {
     private static final int MARGIN = 20;
     private static final double CHAR = 0.62; // width of a digit in em, for sizing
     private static final double TEXT_AT = 0.40; // the slot number's centre, down the cell
-    private static final double PATH_AT = 0.74; // where the memory-order path crosses the cell, down the cell
-    private static final double GUTTER = 3.5;   // where the path changes rows: this far right of a cell's left edge
+    private static final double PATH_AT = 0.76; // the path's horizontal runs (lanes), down the cell, below the number
+    private static final double GUTTER = 3.5;   // the path's vertical runs: this far right of a cell's left edge
 
     private final LayoutGrid.Figure f;
     private final int cellW;
@@ -187,18 +187,21 @@ public final class MapRenderer {
         if (n == 0) {
             return;
         }
-        // The path runs along each row's lane, below the slot numbers; it changes rows only in the
-        // gutter at the left edge of a cell, left of the number, so it never crosses one.
+        // A path of right angles that never crosses a slot number: each cell is visited at its lower
+        // left corner (its lane, below the number, at its gutter, left of the number); within a row
+        // the path runs along the lane, and to change rows it goes along the gutter to the border
+        // between the rows and along that border, so it does not retrace a lane.
         List<double[]> points = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             Cell to = path.get(i);
-            double x = gridX + to.column() * cellW + cellW / 2.0;
+            double x = gridX + to.column() * cellW + GUTTER;
             double y = gridY + to.row() * cellH + cellH * PATH_AT;
             if (i > 0 && path.get(i - 1).row() != to.row()) {
-                double gutter = gridX + to.column() * cellW + GUTTER;
+                Cell from = path.get(i - 1);
                 double[] last = points.getLast();
-                points.add(new double[] {gutter, last[1]});
-                points.add(new double[] {gutter, y});
+                double border = gridY + (to.row() > from.row() ? from.row() + 1 : from.row()) * (double) cellH;
+                points.add(new double[] {last[0], border});
+                points.add(new double[] {x, border});
             }
             points.add(new double[] {x, y});
         }

@@ -57,19 +57,18 @@ class MapPictureTest {
         assertEquals(6, count(text, "<rect [^>]*fill=\"none\" stroke=\"#222222\" stroke-width=\"2.5\"/>"), text);
         // padding: 9 cells in the grid past the array's end, 9 squares in the strip, 1 in the legend
         assertEquals(19, count(text, "class=\"padding\""), text);
-        // the memory order: one polyline through the 15 element cells; it changes rows by a vertical step
-        // in a cell's left gutter (two points with one x), so the other points are the cells
+        // the memory order: one polyline through the 15 element cells, plus two turns (gutter, border)
+        // each time it changes rows
         Matcher m = Pattern.compile("class=\"memory-order\"[^>]* points=\"([^\"]*)\"").matcher(text);
         assertTrue(m.find(), text);
-        String[] points = m.group(1).split(" ");
-        int cellPoints = 0;
-        for (int i = 0; i < points.length; i++) {
-            String x = points[i].split(",")[0];
-            boolean vertical = (i > 0 && points[i - 1].split(",")[0].equals(x))
-                    || (i + 1 < points.length && points[i + 1].split(",")[0].equals(x));
-            cellPoints += vertical ? 0 : 1;
+        java.util.List<LayoutGrid.Cell> path = new LayoutGrid((ArrayShape) Shape.parse(FIGURE_ONE))
+                .figure(new long[0], 32, 32, false).path();
+        assertEquals(15, path.size());
+        int rowChanges = 0;
+        for (int i = 1; i < path.size(); i++) {
+            rowChanges += path.get(i).row() != path.get(i - 1).row() ? 1 : 0;
         }
-        assertEquals(15, cellPoints, m.group(1));
+        assertEquals(15 + 2 * rowChanges, m.group(1).split(" ").length, m.group(1));
         assertTrue(text.contains(">" + FIGURE_ONE.replace("&", "&amp;") + "</text>"), text);
     }
 
