@@ -59,6 +59,7 @@ public final class Main implements Runnable {
         CommandLine cl = new CommandLine(new Main());
         cl.setExecutionExceptionHandler(Main::onException);
         cl.setParameterExceptionHandler(Main::onBadArguments);
+        HelpLayout.install(cl);   // never break a shape example across lines
         return cl;
     }
 

@@ -18,6 +18,13 @@ package dev.tegula.core;
 public sealed interface Shape permits ArrayShape, TupleShape, TokenShape, OpaqueShape, BufferShape {
 
     /**
+     * The deepest nesting of tuples and buffers that {@link #parse} and {@link TupleShape#of} accept
+     * (64, the cap of the JSON and {@code .npy} header readers too). Deeper text is refused with a
+     * {@link ShapeParseException} at the offset of the first level too many, never a stack overflow.
+     */
+    int MAX_NESTING_DEPTH = 64;
+
+    /**
      * Parses the HLO text form of a shape and validates it in {@link Validation#STRICT} mode.
      *
      * @param text e.g. {@code "f32[3,5]{1,0:T(2,2)}"}, {@code "(f32[2], token[])"}

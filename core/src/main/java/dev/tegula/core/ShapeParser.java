@@ -15,6 +15,10 @@ final class ShapeParser {
     private final String text;
     private final Validation level;
     private int pos;
+    /** Tuples and buffers open around the current position; at most {@link Shape#MAX_NESTING_DEPTH}. */
+    private int depth;
+    /** Offset of the last integer read, for messages about its value. */
+    private int lastIntegerAt;
 
     private ShapeParser(String text, Validation level) {
         this.text = text;
@@ -139,23 +143,29 @@ final class ShapeParser {
             return false;
         }
         char c = text.charAt(pos);
-        return Character.isDigit(c) || (c == '-' && pos + 1 < text.length() && Character.isDigit(text.charAt(pos + 1)));
+        return isDigit(c) || (c == '-' && pos + 1 < text.length() && isDigit(text.charAt(pos + 1)));
+    }
+
+    /** Only ASCII {@code 0-9} are digits in XLA's text form ({@link Character#isDigit} also takes other scripts' digits). */
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
     }
 
     /** {@code -?[0-9]+}, not followed by a letter, digit or '.' (XLA lexes {@code 2x3} and {@code 1.5} as other tokens). */
     private long integer(String what) {
         skip();
         int start = pos;
+        lastIntegerAt = start;
         if (!peekInteger()) {
             throw error("expected an integer " + what + ", found " + found());
         }
         if (text.charAt(pos) == '-') {
             pos++;
         }
-        while (pos < text.length() && Character.isDigit(text.charAt(pos))) {
+        while (pos < text.length() && isDigit(text.charAt(pos))) {
             pos++;
         }
-        if (pos < text.length() && (Character.isLetter(text.charAt(pos)) || text.charAt(pos) == '.')) {
+        if (pos < text.length() && (Character.isLetterOrDigit(text.charAt(pos)) || text.charAt(pos) == '.')) {
             int end = pos;
             while (end < text.length() && (Character.isLetterOrDigit(text.charAt(end)) || text.charAt(end) == '.')) {
                 end++;
@@ -199,7 +209,17 @@ final class ShapeParser {
         return array(type);
     }
 
+    /** Enters one more level of tuple or buffer, refusing text nested deeper than the cap (no stack overflow). */
+    private void enter() {
+        skip();
+        if (depth >= Shape.MAX_NESTING_DEPTH) {
+            throw error("nesting deeper than " + Shape.MAX_NESTING_DEPTH + " tuples or buffers: refused");
+        }
+        depth++;
+    }
+
     private TupleShape tuple() {
+        enter();
         expect('(', "to open a tuple");
         List<Shape> elements = new ArrayList<>();
         if (!accept(')')) {
@@ -217,10 +237,12 @@ final class ShapeParser {
             } while (accept(','));
             expect(')', "to close the tuple");
         }
+        depth--;
         return TupleShape.of(elements);
     }
 
     private BufferShape buffer(int start) {
+        enter();
         expect('(', "after 'b'");
         int inner = pos;
         Shape s = shape();
@@ -229,6 +251,7 @@ final class ShapeParser {
             throw errorAt(inner, "a buffer holds exactly one array shape, found " + s);
         }
         expect(')', "to close the buffer");
+        depth--;
         return BufferShape.of(a);
     }
 
@@ -243,10 +266,10 @@ final class ShapeParser {
                     dyn.add(true);
                 } else if (peekAt("<=")) {
                     pos += 2;
-                    dims.add(integer("(dimension bound)"));
+                    dims.add(dimension("bound"));
                     dyn.add(true);
                 } else {
-                    dims.add(integer("(dimension size)"));
+                    dims.add(dimension("size"));
                     dyn.add(false);
                 }
             } while (accept(','));
@@ -271,6 +294,20 @@ final class ShapeParser {
             }
         }
         return ArrayShape.unchecked(type, d, f, layout);
+    }
+
+    /**
+     * A dimension size or bound. XLA's parser refuses negative sizes (it builds the shape with
+     * {@code MakeValidatedShape}); {@code Long.MIN_VALUE} is kept, being the stored form of {@code ?}.
+     */
+    private long dimension(String what) {
+        skip();
+        int at = pos;
+        long v = integer("(dimension " + what + ")");
+        if (v < 0 && v != ArrayShape.UNBOUNDED_SIZE) {
+            throw errorAt(at, "dimension " + what + " " + v + " is negative");
+        }
+        return v;
     }
 
     private Layout layout(int layoutStart, int rank) {
@@ -311,7 +348,6 @@ final class ShapeParser {
         long bits = 0;
         long space = 0;
         List<SplitConfig> splits = new ArrayList<>();
-        Shape physical = null;
         long prefix = 0;
         long[] padded = null;
         PaddingValue padValue = PaddingValue.ZERO;
@@ -333,20 +369,32 @@ final class ShapeParser {
                         tiles.add(tile());
                     } while (peek('('));
                 }
-                case "L" -> tail = parenthesizedInteger("L");
+                case "L" -> {
+                    tail = parenthesizedInteger("L");
+                    if (tail <= 0) {
+                        // XLA's parser aborts the process here (a CHECK in the setter): an error at every level
+                        throw errorAt(lastIntegerAt, "L(" + tail + "): the tail padding alignment must be positive");
+                    }
+                }
                 case "#" -> indexType = parenthesizedType("#");
                 case "*" -> pointerType = parenthesizedType("*");
                 case "E" -> bits = parenthesizedInteger("E");
-                case "S" -> space = parenthesizedInteger("S");
+                case "S" -> {
+                    space = parenthesizedInteger("S");
+                    if (space < Byte.MIN_VALUE || space > Byte.MAX_VALUE) {
+                        // XLA keeps the id in 8 bits and would read S(128) back as S(-128)
+                        throw errorAt(lastIntegerAt, "S(" + space + ") does not fit in XLA's 8-bit memory space: "
+                                + "expected -128..127 (0..127 at STRICT)");
+                    }
+                }
                 case "SC" -> {
                     do {
                         splits.add(splitConfig());
                     } while (peek('('));
                 }
                 case "P" -> {
-                    expect('(', "after P");
-                    physical = shape();
-                    expect(')', "to close P(...)");
+                    // Tegula, like XLA, has dense arrays only; XLA's parser refuses P(...) on them
+                    throw errorAt(at, "Layout has physical shape, but is not for a sparse array");
                 }
                 case "M" -> prefix = parenthesizedInteger("M");
                 case "PAD" -> {
@@ -371,7 +419,7 @@ final class ShapeParser {
             }
         }
         return new Layout(l.minorToMajor, tiles.toArray(new Tile[0]), tail, indexType, pointerType, bits, space,
-                splits.toArray(new SplitConfig[0]), physical, prefix, padded, padValue);
+                splits.toArray(new SplitConfig[0]), null, prefix, padded, padValue);
     }
 
     private static int indexOf(String name) {
@@ -414,7 +462,14 @@ final class ShapeParser {
                 if (accept('*')) {
                     dims.add(Tile.COMBINE);
                 } else {
-                    dims.add(integer("(tile size)"));
+                    skip();
+                    int at = pos;
+                    long v = integer("(tile size)");
+                    if (v < 0 && v != Tile.COMBINE) {
+                        // XLA's parser aborts the process on these (LOG(FATAL)): an error at every level
+                        throw errorAt(at, "tile size " + v + " is negative: expected a positive size or '*'");
+                    }
+                    dims.add(v);
                 }
             } while (accept(','));
         }

@@ -9,21 +9,45 @@ import java.util.Objects;
  */
 public final class TupleShape implements Shape {
     private final List<Shape> elements;
+    /** Tuples and buffers nested in this one, itself included: at most {@link Shape#MAX_NESTING_DEPTH}. */
+    private final int depth;
 
     private TupleShape(List<Shape> elements) {
+        int d = 0;
+        for (Shape e : elements) {
+            d = Math.max(d, depth(e));
+        }
+        if (d + 1 > MAX_NESTING_DEPTH) {
+            throw new IllegalArgumentException("elements: tuples and buffers nested deeper than "
+                    + MAX_NESTING_DEPTH + " levels");
+        }
         this.elements = elements;
+        this.depth = d + 1;
+    }
+
+    private static int depth(Shape s) {
+        return switch (s) {
+            case TupleShape t -> t.depth;
+            case BufferShape b -> 1;
+            default -> 0;
+        };
     }
 
     /**
      * {@return a tuple of these shapes}
      *
-     * @throws NullPointerException if an element is null
+     * @throws NullPointerException     if an element is null
+     * @throws IllegalArgumentException if the tuple would nest deeper than {@link Shape#MAX_NESTING_DEPTH}
      */
     public static TupleShape of(Shape... elements) {
         return new TupleShape(List.of(elements));
     }
 
-    /** {@return a tuple of these shapes} */
+    /**
+     * {@return a tuple of these shapes}
+     *
+     * @throws IllegalArgumentException if the tuple would nest deeper than {@link Shape#MAX_NESTING_DEPTH}
+     */
     public static TupleShape of(List<? extends Shape> elements) {
         return new TupleShape(List.copyOf(elements));
     }

@@ -71,8 +71,9 @@ class DocExamplesTest {
         Shape.parse("u2[2]{0:E(4)}");
         assertThrows(IllegalArgumentException.class, () -> Shape.parse("u2[2]{0:E(1)}"));
         assertEquals("f32[2]{0:E(12)}", Shape.parse("f32[2]{0:E(12)}", Validation.XLA).toString());
-        // S(n): kept as read below STRICT
-        assertEquals("f32[2]{0:S(128)}", Shape.parse("f32[2]{0:S(128)}", Validation.XLA).toString());
+        // S(n): -128..127 (XLA's 8 bits) kept as read below STRICT; outside it refused at every level
+        assertEquals("f32[2]{0:S(-128)}", Shape.parse("f32[2]{0:S(-128)}", Validation.XLA).toString());
+        assertThrows(ShapeParseException.class, () -> Shape.parse("f32[2]{0:S(128)}", Validation.NONE));
         // tuples validate their elements at the XLA level, even at NONE
         IllegalArgumentException t = assertThrows(IllegalArgumentException.class,
                 () -> Shape.parse("(f32[2,3]{1,1})", Validation.NONE));

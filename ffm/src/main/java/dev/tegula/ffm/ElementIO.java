@@ -12,6 +12,7 @@ import dev.tegula.core.PaddingValue;
 import dev.tegula.ffm.codec.BFloat16;
 import dev.tegula.ffm.codec.ElementCodec;
 import dev.tegula.ffm.codec.Float16;
+import dev.tegula.ffm.codec.Float16;
 import dev.tegula.ffm.codec.MiniFloatFormat;
 import dev.tegula.ffm.internal.RawSlots;
 import java.lang.foreign.MemorySegment;
@@ -159,7 +160,7 @@ final class ElementIO {
                 : s.get(JAVA_LONG_UNALIGNED, slot << 3);
         return k == F32 ? Float.intBitsToFloat((int) raw)
                 : k == BF16 ? Float.intBitsToFloat((int) raw << 16)
-                : k == F16 ? Float.float16ToFloat((short) raw)
+                : k == F16 ? Float16.toFloat((short) raw)
                 : k == F64 ? (float) Double.longBitsToDouble(raw)
                 : (float) (raw & a.intMask);   // INT: one rounding, to nearest even
     }
@@ -185,7 +186,7 @@ final class ElementIO {
         return k == F64 ? Double.longBitsToDouble(raw)
                 : k == F32 ? Float.intBitsToFloat((int) raw)
                 : k == BF16 ? Float.intBitsToFloat((int) raw << 16)
-                : k == F16 ? Float.float16ToFloat((short) raw)
+                : k == F16 ? Float16.toFloat((short) raw)
                 : (double) (raw & a.intMask);   // INT: exact below 2^53, else one rounding
     }
 
@@ -227,7 +228,7 @@ final class ElementIO {
         if (k == F32) {
             s.set(JAVA_FLOAT_UNALIGNED, slot << 2, v);
         } else if (k == BF16 || k == F16) {
-            s.set(JAVA_SHORT_UNALIGNED, slot << 1, k == BF16 ? BFloat16.fromFloat(v) : Float.floatToFloat16(v));
+            s.set(JAVA_SHORT_UNALIGNED, slot << 1, k == BF16 ? BFloat16.fromFloat(v) : Float16.fromFloat(v));
         } else if (k == F64) {
             s.set(JAVA_DOUBLE_UNALIGNED, slot << 3, v);
         } else {

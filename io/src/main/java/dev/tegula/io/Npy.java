@@ -3,15 +3,14 @@ package dev.tegula.io;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.ffm.Array;
+import dev.tegula.io.internal.AtomicFile;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Objects;
 
 /**
@@ -97,6 +96,9 @@ public final class Npy {
 
     /**
      * Writes {@code array} to {@code path} as {@code numpy.save} would (oldest format version that fits).
+     * The file is written whole or not at all: the bytes go to a temporary file in the same
+     * directory, which is forced to disk and renamed over {@code path}; on any failure the
+     * temporary is deleted and an existing file at {@code path} is left as it was.
      *
      * @throws IllegalArgumentException if the element type has no {@code .npy} dtype (bf16, fp8, sub-byte, ...)
      * @throws IllegalStateException    if the array is not host-accessible
@@ -107,7 +109,7 @@ public final class Npy {
 
     /**
      * Writes {@code array} to {@code path} in format version {@code major}.0 (1, 2 or 3; 0 chooses
-     * as NumPy does: 1.0 unless the header is too long for it).
+     * as NumPy does: 1.0 unless the header is too long for it). Whole or not at all, as {@link #write(Array, Path)}.
      *
      * @throws IllegalArgumentException if the version is not 0..3, version 1.0 cannot hold the header,
      *                                  or the element type has no {@code .npy} dtype
@@ -137,10 +139,10 @@ public final class Npy {
             byte[] header = header(descr, fortran, dims, major);
             long bytes = Math.multiplyExact(shape.elementCount(), (long) shape.elementType().byteWidth());
             MemorySegment data = source.segment().asSlice(source.slotOffset() * shape.elementType().byteWidth(), bytes);
-            try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
-                MappedFiles.writeFully(ch, header);
-                MappedFiles.writeFully(ch, data);
+            try (AtomicFile out = AtomicFile.create(path)) {
+                MappedFiles.writeFully(out.channel(), header);
+                MappedFiles.writeFully(out.channel(), data);
+                out.commit();
             }
         }
     }

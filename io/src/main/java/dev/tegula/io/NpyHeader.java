@@ -10,6 +10,7 @@ import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -127,8 +128,18 @@ public record NpyHeader(int major, ElementType elementType, ByteOrder byteOrder,
             throw bad(name, "header", "has keys " + dict.keySet() + "; it must have exactly descr, fortran_order, shape");
         }
         if (!(dict.get("descr") instanceof String descr)) {
-            throw bad(name, "descr", Json.shorten(String.valueOf(dict.get("descr"))) + " is not a dtype string"
-                    + " (structured dtypes are not supported)");
+            Object d = dict.get("descr");
+            if (d instanceof List<?> fields) {
+                List<String> names = new ArrayList<>();
+                for (Object f : fields) {
+                    names.add(f instanceof PyLiteral.Tuple t && !t.items().isEmpty() ? python(t.items().getFirst())
+                            : python(f));
+                }
+                throw bad(name, "descr", "is a structured dtype (each element a record of " + fields.size()
+                        + (fields.size() == 1 ? " field: " : " fields: ") + Json.shorten(String.join(", ", names))
+                        + "); only plain dtypes such as '<f4' are supported");
+            }
+            throw bad(name, "descr", Json.shorten(python(d)) + " is not a dtype string such as '<f4'");
         }
         if (!(dict.get("fortran_order") instanceof Boolean fortran)) {
             throw bad(name, "fortran_order", Json.shorten(String.valueOf(dict.get("fortran_order"))) + " is not True or False");
@@ -254,6 +265,37 @@ public record NpyHeader(int major, ElementType elementType, ByteOrder byteOrder,
             b.append(String.format("%02x", s.get(ValueLayout.JAVA_BYTE, i)));
         }
         return "0x" + b;
+    }
+
+    /** {@return a parsed literal written back the way Python prints it, e.g. {@code ('a', '<f4')}} */
+    private static String python(Object o) {
+        return switch (o) {
+            case null -> "None";
+            case String str -> "'" + str + "'";
+            case Boolean b -> b ? "True" : "False";
+            case PyLiteral.Tuple t -> {
+                List<String> items = new ArrayList<>();
+                for (Object x : t.items()) {
+                    items.add(python(x));
+                }
+                yield "(" + String.join(", ", items) + (items.size() == 1 ? ",)" : ")");
+            }
+            case List<?> l -> {
+                List<String> items = new ArrayList<>();
+                for (Object x : l) {
+                    items.add(python(x));
+                }
+                yield "[" + String.join(", ", items) + "]";
+            }
+            case Map<?, ?> m -> {
+                List<String> items = new ArrayList<>();
+                for (Map.Entry<?, ?> e : m.entrySet()) {
+                    items.add(python(e.getKey()) + ": " + python(e.getValue()));
+                }
+                yield "{" + String.join(", ", items) + "}";
+            }
+            default -> String.valueOf(o);
+        };
     }
 
     static TensorFormatException bad(String file, String field, String what) {

@@ -2,15 +2,14 @@ package dev.tegula.io;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.ffm.Array;
+import dev.tegula.io.internal.AtomicFile;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -34,10 +33,14 @@ import java.util.SequencedMap;
  * }
  * }
  *
- * <p>{@link #close()} throws if a declared tensor was never written, and deletes the incomplete file.
+ * <p>The data goes to a temporary file in the target's directory; {@link #close()} renames it over
+ * the target once every declared tensor was written. If one was not (or a write failed),
+ * {@code close()} throws and deletes the temporary: the target is never left half-written, and a
+ * file that was there before is kept.
  */
 public final class SafeTensorsWriter implements Closeable {
     private final Path path;
+    private final AtomicFile file;
     private final FileChannel channel;
     private final List<String> names;
     private final List<ArrayShape> shapes;
@@ -46,10 +49,11 @@ public final class SafeTensorsWriter implements Closeable {
     private int next;
     private boolean closed;
 
-    private SafeTensorsWriter(Path path, FileChannel channel, List<String> names, List<ArrayShape> shapes,
+    private SafeTensorsWriter(Path path, AtomicFile file, List<String> names, List<ArrayShape> shapes,
                               List<SafeTensorsDtype> dtypes, long[] sizes) {
         this.path = path;
-        this.channel = channel;
+        this.file = file;
+        this.channel = file.channel();
         this.names = names;
         this.shapes = shapes;
         this.dtypes = dtypes;
@@ -110,15 +114,14 @@ public final class SafeTensorsWriter implements Closeable {
         }
         System.arraycopy(text, 0, header, 8, text.length);
         Arrays.fill(header, 8 + text.length, header.length, (byte) ' ');
-        FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING);
+        AtomicFile out = AtomicFile.create(path);
         try {
-            MappedFiles.writeFully(ch, header);
+            MappedFiles.writeFully(out.channel(), header);
         } catch (IOException | RuntimeException e) {
-            ch.close();
+            out.close();
             throw e;
         }
-        return new SafeTensorsWriter(path, ch, List.copyOf(names), List.copyOf(shapes), List.copyOf(dtypes), sizes);
+        return new SafeTensorsWriter(path, out, List.copyOf(names), List.copyOf(shapes), List.copyOf(dtypes), sizes);
     }
 
     /**
@@ -190,9 +193,12 @@ public final class SafeTensorsWriter implements Closeable {
     }
 
     /**
-     * Closes the file.
+     * Finishes the file: when every declared tensor was written, forces it to disk and renames it
+     * over the path (replacing an existing file whole); otherwise deletes it, leaving an existing
+     * file at the path as it was.
      *
-     * @throws IOException if a declared tensor was not written (the incomplete file is deleted)
+     * @throws IOException if a declared tensor was not written (nothing is written then), or
+     *                     forcing or renaming fails
      */
     @Override
     public void close() throws IOException {
@@ -200,11 +206,12 @@ public final class SafeTensorsWriter implements Closeable {
             return;
         }
         closed = true;
-        channel.close();
-        if (next < names.size()) {
-            Files.deleteIfExists(path);
-            throw new IOException(path + ": tensors " + names.subList(next, names.size())
-                    + " were declared but not written; the incomplete file was deleted");
+        try (file) {
+            if (next < names.size()) {
+                throw new IOException(path + ": tensors " + names.subList(next, names.size())
+                        + " were declared but not written; nothing was written, " + path + " is as it was");
+            }
+            file.commit();
         }
     }
 

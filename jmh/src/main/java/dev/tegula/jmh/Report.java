@@ -81,7 +81,16 @@ public final class Report {
         }
         System.out.print(sb);
         if (out != null) {
-            Files.writeString(out, sb.toString());
+            // whole or not at all: a temporary next to the target, renamed over it
+            Path abs = out.toAbsolutePath();
+            Path tmp = Files.createTempFile(abs.getParent(), "." + abs.getFileName() + ".", ".tmp");
+            try {
+                Files.writeString(tmp, sb.toString());
+                Files.move(tmp, abs, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
         }
     }
 

@@ -2,7 +2,6 @@ package dev.tegula.vector;
 
 import dev.tegula.core.SlotFormula;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
 
@@ -164,7 +163,46 @@ final class DigitPlanner {
         return out;
     }
 
+    /**
+     * {@return the loop nests in words, e.g. {@code copy 8 x 4 = 32 elements in 2 loops (outermost
+     * first): source strides 1, 8; destination strides 4, 1 (in slots); from source slot 0 to
+     * destination slot 0}} At most four nests are spelled out; the rest are counted.
+     */
     static String describe(List<LoopNest> nests) {
-        return Arrays.toString(nests.toArray());
+        if (nests.isEmpty()) {
+            return "nothing to copy";
+        }
+        StringBuilder b = new StringBuilder();
+        if (nests.size() > 1) {
+            b.append(nests.size()).append(" loop nests: ");
+        }
+        for (int i = 0; i < Math.min(nests.size(), 4); i++) {
+            LoopNest n = nests.get(i);
+            b.append(i == 0 ? "" : "; ").append(nests.size() > 1 ? "(" + (i + 1) + ") " : "");
+            b.append("copy ").append(join(n.extents(), " x "));
+            if (n.depth() > 1) {
+                b.append(" = ").append(n.elements());
+            }
+            b.append(n.elements() == 1 ? " element" : " elements");
+            if (n.depth() > 0) {
+                b.append(" in ").append(n.depth()).append(n.depth() == 1 ? " loop" : " loops (outermost first)")
+                        .append(": source ").append(n.depth() == 1 ? "stride " : "strides ").append(join(n.srcStrides(), ", "))
+                        .append("; destination ").append(n.depth() == 1 ? "stride " : "strides ")
+                        .append(join(n.dstStrides(), ", ")).append(" (in slots)");
+            }
+            b.append("; from source slot ").append(n.srcOffset()).append(" to destination slot ").append(n.dstOffset());
+        }
+        if (nests.size() > 4) {
+            b.append("; and ").append(nests.size() - 4).append(" more like them");
+        }
+        return b.toString();
+    }
+
+    private static String join(long[] v, String separator) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < v.length; i++) {
+            b.append(i == 0 ? "" : separator).append(v[i]);
+        }
+        return b.toString();
     }
 }

@@ -90,7 +90,11 @@ public final class RelayoutPlan {
         return !(strategy instanceof RelayoutStrategy.ElementWalk);
     }
 
-    /** {@return a one-line description of the loop nests (for diagnostics and the benchmark report)} */
+    /**
+     * {@return the plan in words, one line (for diagnostics and the benchmark report)}, e.g. {@code copy 8 x 4
+     * = 32 elements in 2 loops (outermost first): source strides 1, 8; destination strides 4, 1 (in slots);
+     * from source slot 0 to destination slot 0}, or {@code pack to E(4)}, {@code general element walk}
+     */
     public String describe() {
         return switch (strategy) {
             case RelayoutStrategy.Pack4 p -> p.pack() ? "pack to E(4)" : "unpack from E(4)";

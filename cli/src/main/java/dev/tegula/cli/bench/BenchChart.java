@@ -1,5 +1,6 @@
 package dev.tegula.cli.bench;
 
+import dev.tegula.io.internal.AtomicFile;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -8,7 +9,6 @@ import org.knowm.xchart.style.Styler;
 import java.awt.Color;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -46,8 +46,11 @@ final class BenchChart {
     /** Writes the chart as PNG. */
     static void write(List<BenchCommand.Result> results, Path file, String title) throws IOException {
         // the OutputStream form: the file-name form would append ".png" to a name without it
-        try (OutputStream out = Files.newOutputStream(file)) {
-            BitmapEncoder.saveBitmap(chart(results, title), out, BitmapEncoder.BitmapFormat.PNG);
+        // whole or not at all: a failed write keeps an existing file as it was
+        try (AtomicFile out = AtomicFile.create(file); OutputStream s = out.outputStream()) {
+            BitmapEncoder.saveBitmap(chart(results, title), s, BitmapEncoder.BitmapFormat.PNG);
+            s.flush();
+            out.commit();
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.tegula.cli.bench;
 
+import dev.tegula.cli.FileErrors;
 import dev.tegula.cli.BadInputException;
 import dev.tegula.cli.Main;
 
@@ -125,7 +126,7 @@ public final class BenchCommand implements Callable<Integer> {
             try {
                 BenchChart.write(results, png, title(cap));
             } catch (IOException e) {
-                throw new BadInputException("cannot write " + png + ": " + e.getMessage());
+                throw FileErrors.cannotWrite(png, e);
             }
             out.println("wrote " + png + " (bar chart of GB/s per case)");
         }

@@ -1,12 +1,16 @@
 package dev.tegula.cli.commands;
 
+import dev.tegula.cli.BadInputException;
 import dev.tegula.cli.Main;
+import dev.tegula.cli.TerminalText;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
+import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -23,8 +27,9 @@ import java.util.concurrent.Callable;
                         + " elements per 2-D grid (and at most " + ShapeReport.PICTURE_MAX_ELEMENTS
                         + " in all above rank 2) also get a picture of the slot each element occupies."
                         + " Tuples and buffers describe their elements.",
-                "An existing file ending .npy or .safetensors lists its tensors: names, shapes with layouts, dtypes and"
-                        + " sizes."},
+                "Files ending .npy or .safetensors (one or more) list their tensors: names, shapes with layouts,"
+                        + " dtypes and sizes. Names and metadata are printed with control characters escaped and"
+                        + " values longer than " + TerminalText.MAX_CHARS + " characters cut."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:success", "1:internal error", "2:not a shape, an invalid shape, or a bad tensor file"})
 public final class InspectCommand implements Callable<Integer> {
@@ -38,10 +43,32 @@ public final class InspectCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String report = TensorFileReport.isTensorFile(shape) ? TensorFileReport.of(java.nio.file.Path.of(shape.getFirst()))
-                : ShapeReport.of(Shapes.parse(shape));
-        spec.commandLine().getOut().print(report);
-        spec.commandLine().getOut().flush();
-        return Main.OK;
+        PrintWriter out = spec.commandLine().getOut();
+        if (!TensorFileReport.isTensorFiles(shape)) {
+            out.print(ShapeReport.of(Shapes.parse(shape)));
+            out.flush();
+            return Main.OK;
+        }
+        if (shape.size() == 1) {
+            out.print(TensorFileReport.of(Path.of(shape.getFirst())));
+            out.flush();
+            return Main.OK;
+        }
+        // several files: report each; a bad one is named on stderr and the others still print
+        int status = Main.OK;
+        PrintWriter err = spec.commandLine().getErr();
+        for (int i = 0; i < shape.size(); i++) {
+            try {
+                String report = TensorFileReport.of(Path.of(shape.get(i)));
+                out.print(i > 0 ? "\n" + report : report);
+            } catch (BadInputException e) {
+                out.flush();
+                err.println(spec.qualifiedName() + ": " + e.getMessage());
+                err.flush();
+                status = Main.BAD_INPUT;
+            }
+        }
+        out.flush();
+        return status;
     }
 }

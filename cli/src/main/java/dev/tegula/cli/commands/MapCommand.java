@@ -1,5 +1,6 @@
 package dev.tegula.cli.commands;
 
+import dev.tegula.cli.FileErrors;
 import dev.tegula.cli.ByteCounts;
 
 import dev.tegula.cli.BadInputException;
@@ -47,6 +48,12 @@ import java.util.concurrent.Callable;
 public final class MapCommand implements Callable<Integer> {
     /** The --max of pictures when it is not given. */
     public static final int PICTURE_MAX = 32;
+    /** The most pixels a side of a --png or --svg picture has; the grid is cut further to stay within it. */
+    public static final int MAX_PICTURE_SIDE = 8192;
+    /** The most pixels of a --png or --svg picture (64 MiB as 32-bit pixels). */
+    public static final long MAX_PICTURE_PIXELS = 16L << 20;
+    /** The smallest side of a picture's cell, in pixels (see {@code MapRenderer}). */
+    private static final int MIN_CELL_PIXELS = 30;
 
     @Spec
     CommandSpec spec;
@@ -63,12 +70,13 @@ public final class MapCommand implements Callable<Integer> {
     @Option(names = "--max", paramLabel = "N", defaultValue = "64",
             description = "Draw elements when each side of the grid is at most N (and there are at most N*N"
                     + " elements), else tiles, at most N cells a side (default: ${DEFAULT-VALUE}; for --png and"
-                    + " --svg: " + PICTURE_MAX + ").")
+                    + " --svg: " + PICTURE_MAX + "; pictures are also kept within " + MAX_PICTURE_SIDE
+                    + " pixels a side and " + (MAX_PICTURE_PIXELS >> 20) + " M pixels, with fewer cells when needed).")
     int max;
 
-    @Option(names = "--slice", paramLabel = "I,J,...",
-            description = "Only the grid at these indices of the leading dims (rank 3 and more); tile-level"
-                    + " maps show the first grid unless told.")
+    @Option(names = "--slice", paramLabel = "INDICES",
+            description = "Only the grid at these indices of the leading dims, comma-separated, e.g. 0,3"
+                    + " (rank 3 and more); tile-level maps show the first grid unless told.")
     String slice;
 
     @Option(names = "--png", paramLabel = "FILE", description = "Write the picture as PNG to FILE.")
@@ -114,11 +122,28 @@ public final class MapCommand implements Callable<Integer> {
         }
         // pictures use 32 cells a side unless --max says otherwise
         boolean maxGiven = spec.commandLine().getParseResult().hasMatchedOption("--max");
-        int cells = maxGiven ? max : PICTURE_MAX;
-        LayoutGrid.Figure figure = new LayoutGrid(a).figure(lead, cells, cells, tiles);
-        MapRenderer renderer = new MapRenderer(figure);
+        int asked = maxGiven ? max : PICTURE_MAX;
+        // a cell is at least MIN_CELL_PIXELS a side: start from what can fit, then shrink until the picture does
+        int cells = Math.min(asked, MAX_PICTURE_SIDE / MIN_CELL_PIXELS);
+        LayoutGrid grid = new LayoutGrid(a);
+        LayoutGrid.Figure figure;
+        MapRenderer renderer;
+        while (true) {
+            figure = grid.figure(lead, cells, cells, tiles);
+            renderer = new MapRenderer(figure);
+            double w = renderer.width();
+            double h = renderer.height();
+            double shrink = Math.min(Math.min(MAX_PICTURE_SIDE / w, MAX_PICTURE_SIDE / h),
+                    Math.sqrt(MAX_PICTURE_PIXELS / (w * h)));
+            if (shrink >= 1 || cells == 1) {
+                break;
+            }
+            cells = Math.max(1, Math.min(cells - 1, (int) (cells * shrink)));
+        }
         String what = (figure.elementLevel() ? "one cell per element" : "one cell per tile")
-                + (figure.isCut() ? ", " + figure.cellRows() + " x " + figure.cellColumns() + " cells shown" : "");
+                + (figure.isCut() ? ", " + figure.cellRows() + " x " + figure.cellColumns() + " cells shown" : "")
+                + (cells < asked && figure.isCut() ? "; fewer cells than --max " + asked + " to keep the picture"
+                        + " within " + MAX_PICTURE_SIDE + " px a side and " + (MAX_PICTURE_PIXELS >> 20) + " M pixels" : "");
         if (svg != null) {
             write(renderer.drawOn(SvgCanvas::new), svg);
             out.println("wrote " + svg + " (SVG, " + renderer.width() + " x " + renderer.height() + " px, " + what + ")");
@@ -133,7 +158,7 @@ public final class MapCommand implements Callable<Integer> {
         try {
             canvas.write(file);
         } catch (IOException e) {
-            throw new BadInputException("cannot write " + file + ": " + e.getMessage());
+            throw FileErrors.cannotWrite(file, e);
         }
     }
 

@@ -9,6 +9,7 @@ import dev.tegula.core.internal.StridedN;
 import dev.tegula.core.internal.Tiled2;
 import dev.tegula.core.internal.TiledN;
 import dev.tegula.cli.ByteCounts;
+import dev.tegula.cli.TerminalText;
 import dev.tegula.cli.pictures.GridPicture;
 import dev.tegula.cli.pictures.LayoutGrid;
 
@@ -39,8 +40,18 @@ final class ShapeReport {
     static final long PICTURE_MAX_ELEMENTS = 256;
 
     private static final int KEY = 16;
+    /** Tuples and buffers nested deeper than this are summarised in one line, not described. */
+    static final int MAX_DETAIL_DEPTH = 4;
+    /** Elements of one tuple described; the rest are counted. */
+    static final int MAX_TUPLE_ELEMENTS = 32;
+    /** Shape text longer than this is cut, with a count of what was left out. */
+    static final int MAX_SHAPE_CHARS = 300;
 
     private ShapeReport() {
+    }
+
+    private static String shapeText(Shape s) {
+        return TerminalText.of(s.toString(), MAX_SHAPE_CHARS);
     }
 
     /** {@return the report for any shape} */
@@ -51,6 +62,12 @@ final class ShapeReport {
     }
 
     private static void append(StringBuilder sb, Shape shape, String indent) {
+        if (indent.length() >= 2 * MAX_DETAIL_DEPTH && !(shape instanceof ArrayShape)) {
+            line(sb, indent, "shape", shapeText(shape));
+            line(sb, indent, "", "(nested more than " + MAX_DETAIL_DEPTH + " levels deep: not described here;"
+                    + " inspect it on its own)");
+            return;
+        }
         switch (shape) {
             case ArrayShape a -> array(sb, a, indent);
             case TupleShape t -> tuple(sb, t, indent);
@@ -73,13 +90,16 @@ final class ShapeReport {
     }
 
     private static void tuple(StringBuilder sb, TupleShape t, String indent) {
-        line(sb, indent, "shape", t.toString());
+        line(sb, indent, "shape", shapeText(t));
         int n = t.size();
         line(sb, indent, "kind", "tuple of " + n + (n == 1 ? " element" : " elements"));
         line(sb, indent, "byteSize", t.byteSize() + " B (XLA's ByteSizeOf of a tuple: its index table, 8 B per element)");
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < Math.min(n, MAX_TUPLE_ELEMENTS); i++) {
             sb.append(indent).append("element ").append(i).append(":\n");
             append(sb, t.element(i), indent + "  ");
+        }
+        if (n > MAX_TUPLE_ELEMENTS) {
+            sb.append(indent).append("... ").append(n - MAX_TUPLE_ELEMENTS).append(" more elements, not described\n");
         }
     }
 

@@ -346,8 +346,11 @@ public final class GridPicture {
         int lead = Math.max(0, rank - 2);
         String[] parts = text.isBlank() ? new String[0] : text.split(",");
         if (parts.length != lead) {
-            throw new IllegalArgumentException("--slice: " + rank + "-d shape needs " + lead
-                    + " leading indices (dims 0.." + (lead - 1) + "), got '" + text + "'");
+            throw new IllegalArgumentException(lead == 0
+                    ? "--slice: a rank-" + rank + " shape is one grid, with no leading dimension to pick (--slice is"
+                            + " for rank 3 and above); leave it out, got '" + text + "'"
+                    : "--slice: a rank-" + rank + " shape needs " + lead + (lead == 1 ? " leading index (dim 0)"
+                            : " leading indices (dims 0.." + (lead - 1) + ")") + ", got '" + text + "'");
         }
         long[] idx = new long[lead];
         for (int i = 0; i < lead; i++) {

@@ -318,8 +318,8 @@ public final class LayoutGrid {
         /**
          * @param grid  the grid of a static or bounded array shape
          * @param lead  the leading index of the 2-D grid to draw (rank - 2 coordinates; empty below rank 3)
-         * @param max   element level when the grid, padded to whole tiles, is at most {@code max} a side;
-         *              else one cell per tile
+         * @param max   element level when the array's grid is at most {@code max} a side (the padding of
+         *              tiles larger than that is shown up to {@code max} cells a side); else one cell per tile
          * @param maxCells at most this many cells a side at block level
          * @param forceTiles one cell per tile even when the elements would fit
          */
@@ -337,7 +337,8 @@ public final class LayoutGrid {
             ArrayShape padded = paddedGridShape(shape, grid);
             long paddedRows = padded == null ? rows : roundUp(rows, rb);
             long paddedColumns = padded == null ? columns : roundUp(columns, cb);
-            this.elementLevel = !forceTiles && paddedRows <= max && paddedColumns <= max;
+            // element level when the array's own grid fits, as in the text map; padding past max is cut
+            this.elementLevel = !forceTiles && rows <= max && columns <= max;
             if (elementLevel) {
                 blockRows = 1;
                 blockColumns = 1;

@@ -29,7 +29,8 @@ public final class MapRenderer {
     private static final int MARGIN = 20;
     private static final double CHAR = 0.62; // width of a digit in em, for sizing
     private static final double TEXT_AT = 0.40; // the slot number's centre, down the cell
-    private static final double PATH_AT = 0.74; // where the memory-order path crosses the cell, down the cell
+    private static final double PATH_AT = 0.76; // the path's horizontal runs (lanes), down the cell, below the number
+    private static final double GUTTER = 3.5;   // the path's vertical runs: this far right of a cell's left edge
 
     private final LayoutGrid.Figure f;
     private final int cellW;
@@ -186,11 +187,30 @@ public final class MapRenderer {
         if (n == 0) {
             return;
         }
+        // A path of right angles that never crosses a slot number: each cell is visited at its lower
+        // left corner (its lane, below the number, at its gutter, left of the number); within a row
+        // the path runs along the lane, and to change rows it goes along the gutter to the border
+        // between the rows and along that border, so it does not retrace a lane.
+        List<double[]> points = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Cell to = path.get(i);
+            double x = gridX + to.column() * cellW + GUTTER;
+            double y = gridY + to.row() * cellH + cellH * PATH_AT;
+            if (i > 0 && path.get(i - 1).row() != to.row()) {
+                Cell from = path.get(i - 1);
+                double[] last = points.getLast();
+                double border = gridY + (to.row() > from.row() ? from.row() + 1 : from.row()) * (double) cellH;
+                points.add(new double[] {last[0], border});
+                points.add(new double[] {x, border});
+            }
+            points.add(new double[] {x, y});
+        }
+        n = points.size();
         double[] xs = new double[n];
         double[] ys = new double[n];
         for (int i = 0; i < n; i++) {
-            xs[i] = gridX + path.get(i).column() * cellW + cellW / 2.0;
-            ys[i] = gridY + path.get(i).row() * cellH + cellH * PATH_AT;
+            xs[i] = points.get(i)[0];
+            ys[i] = points.get(i)[1];
         }
         c.polyline(xs, ys, PATH, 2, 0.7);
         c.circle(xs[0], ys[0], 4, PATH);
@@ -220,7 +240,7 @@ public final class MapRenderer {
         String unit = f.stripUnit() == 1 ? "one square per slot"
                 : "one square per " + (s.layout().isTiled() ? "tile" : "line") + " of " + f.stripUnit() + " slots";
         c.text(MARGIN, stripY - 12, "memory order: the buffer's " + s.slotCount() + " slots from slot 0, " + unit
-                + ", padding hatched", 13, MUTED, Anchor.START, false);
+                + (s.slotCount() > s.elementCount() ? ", padding hatched" : ""), 13, MUTED, Anchor.START, false);
         List<StripSlot> strip = f.strip();
         int x0 = MARGIN + stripLabelW;
         for (int i = 0; i < strip.size(); i++) {
@@ -252,40 +272,55 @@ public final class MapRenderer {
     }
 
     private void drawLegend(Canvas c) {
-        List<String> lines = legendLines();
+        List<LegendLine> lines = legend();
         for (int i = 0; i < lines.size(); i++) {
             double y = legendY + 22 * i;
-            switch (i) {
-                case 0 -> {
+            LegendLine line = lines.get(i);
+            switch (line.swatch()) {
+                case COLOUR -> {
                     c.rect(MARGIN, y, 14, 14, PALETTE[0], -1, 0);
                     c.rect(MARGIN + 7, y, 7, 14, PALETTE[1], -1, 0);
                 }
-                case 1 -> c.hatch(MARGIN, y, 14, 14);
-                case 2 -> {
+                case HATCH -> c.hatch(MARGIN, y, 14, 14);
+                case PATH -> {
                     c.line(MARGIN, y + 7, MARGIN + 14, y + 7, PATH, 2);
                     c.circle(MARGIN, y + 7, 3, PATH);
                 }
-                default -> { }
+                case NONE -> { }
             }
-            c.text(MARGIN + 20, y + 11.5, lines.get(i), 12, i < 3 ? INK : MUTED, Anchor.START, false);
+            c.text(MARGIN + 20, y + 11.5, line.text(), 12, line.swatch() != Swatch.NONE ? INK : MUTED, Anchor.START,
+                    false);
         }
     }
 
+    private enum Swatch { COLOUR, HATCH, PATH, NONE }
+
+    private record LegendLine(Swatch swatch, String text) {
+    }
+
     private List<String> legendLines() {
+        return legend().stream().map(LegendLine::text).toList();
+    }
+
+    private List<LegendLine> legend() {
         ArrayShape s = f.shape();
         boolean tiled = s.layout().isTiled();
-        List<String> l = new ArrayList<>();
-        l.add(tiled ? "colour: one tile (" + f.groupSlots() + " consecutive slots); tiles outlined in black"
+        List<LegendLine> l = new ArrayList<>();
+        l.add(new LegendLine(Swatch.COLOUR, tiled
+                ? "colour: one tile (" + f.groupSlots() + " consecutive slots); tiles outlined in black"
                 : s.rank() == 0 ? "colour: the one slot"
                 : "colour: one run along dim " + s.layout().minorToMajor(0) + ", the most minor dimension ("
-                        + f.groupSlots() + " consecutive slots)");
-        l.add("hatched: padding, slots that hold no element");
-        l.add("red path: memory order, from the dot (lowest slot) to the arrow");
+                        + f.groupSlots() + " consecutive slots)"));
         long bits = s.slotBits();
         long pad = s.slotCount() - s.elementCount();
-        l.add("slots: " + s.slotCount() + " in all, " + s.elementCount() + " hold elements, " + pad + " padding;"
+        if (pad > 0) {
+            l.add(new LegendLine(Swatch.HATCH, "hatched: padding, slots that hold no element"));
+        }
+        l.add(new LegendLine(Swatch.PATH, "red path: memory order, from the dot (lowest slot) to the arrow"));
+        l.add(new LegendLine(Swatch.NONE, "slots: " + s.slotCount() + " in all, " + s.elementCount() + " hold elements"
+                + (pad > 0 ? ", " + pad + " padding" : ", no padding") + ";"
                 + " byte offset = slot x " + (bits % 8 == 0 ? Long.toString(bits / 8) : bits + " / 8")
-                + "; bufferSize " + ByteCounts.text(s.bufferSize()));
+                + "; bufferSize " + ByteCounts.text(s.bufferSize())));
         return l;
     }
 

@@ -1,5 +1,6 @@
 package dev.tegula.cli.pictures;
 
+import dev.tegula.io.internal.AtomicFile;
 import java.awt.AlphaComposite;
 import java.awt.BasicStroke;
 import java.awt.Color;
@@ -15,6 +16,7 @@ import java.awt.geom.Path2D;
 import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Path;
 import javax.imageio.ImageIO;
 
@@ -136,8 +138,13 @@ public final class PngCanvas implements Canvas {
     @Override
     public void write(Path file) throws IOException {
         g.dispose();
-        if (!ImageIO.write(image, "png", file.toFile())) {
-            throw new IOException("no PNG writer in this Java runtime");
+        // whole or not at all; and through a stream, so ImageIO never prints a trace of its own
+        try (AtomicFile out = AtomicFile.create(file); OutputStream s = out.outputStream()) {
+            if (!ImageIO.write(image, "png", s)) {
+                throw new IOException("no PNG writer in this Java runtime");
+            }
+            s.flush();
+            out.commit();
         }
     }
 }

@@ -1,8 +1,8 @@
 package dev.tegula.cli.pictures;
 
+import dev.tegula.io.internal.AtomicFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -97,7 +97,11 @@ public final class SvgCanvas implements Canvas {
 
     @Override
     public void write(Path file) throws IOException {
-        Files.writeString(file, document(), StandardCharsets.UTF_8);
+        // whole or not at all: a failed write keeps an existing file as it was
+        try (AtomicFile out = AtomicFile.create(file)) {
+            out.outputStream().write(document().getBytes(StandardCharsets.UTF_8));
+            out.commit();
+        }
     }
 
     private static String n(double v) {

@@ -57,10 +57,18 @@ class MapPictureTest {
         assertEquals(6, count(text, "<rect [^>]*fill=\"none\" stroke=\"#222222\" stroke-width=\"2.5\"/>"), text);
         // padding: 9 cells in the grid past the array's end, 9 squares in the strip, 1 in the legend
         assertEquals(19, count(text, "class=\"padding\""), text);
-        // the memory order: one polyline through the 15 element cells
+        // the memory order: one polyline through the 15 element cells, plus two turns (gutter, border)
+        // each time it changes rows
         Matcher m = Pattern.compile("class=\"memory-order\"[^>]* points=\"([^\"]*)\"").matcher(text);
         assertTrue(m.find(), text);
-        assertEquals(15, m.group(1).split(" ").length);
+        java.util.List<LayoutGrid.Cell> path = new LayoutGrid((ArrayShape) Shape.parse(FIGURE_ONE))
+                .figure(new long[0], 32, 32, false).path();
+        assertEquals(15, path.size());
+        int rowChanges = 0;
+        for (int i = 1; i < path.size(); i++) {
+            rowChanges += path.get(i).row() != path.get(i - 1).row() ? 1 : 0;
+        }
+        assertEquals(15 + 2 * rowChanges, m.group(1).split(" ").length, m.group(1));
         assertTrue(text.contains(">" + FIGURE_ONE.replace("&", "&amp;") + "</text>"), text);
     }
 

@@ -4,8 +4,8 @@ package dev.tegula.ffm.codec;
  * IEEE 754 binary16 codec: 1 sign bit, 5 exponent bits (bias 15), 10 fraction bits. Has
  * infinities, NaNs, signed zeros and subnormals; largest finite value 65504.
  *
- * <p>A thin layer over {@link Float#float16ToFloat(short)} and {@link Float#floatToFloat16(float)},
- * plus a direct, singly rounded conversion from {@code double}. Stateless, allocation-free,
+ * <p>A thin layer over {@link Float#float16ToFloat(short)} and {@link Float#floatToFloat16(float)}
+ * with NaN payloads handled as NumPy does, plus a direct, singly rounded conversion from {@code double}. Stateless, allocation-free,
  * thread-safe.
  */
 public final class Float16 {
@@ -25,12 +25,15 @@ public final class Float16 {
 
     /**
      * {@return the float with the same value as the binary16 {@code bits}} Exact; a NaN code gives a
-     * NaN with the same sign and its payload in the top fraction bits
-     * ({@link Float#float16ToFloat(short)}).
+     * NaN with the same sign and its ten payload bits in the top fraction bits, not quieted (as NumPy).
      *
      * @param bits the binary16 code
      */
     public static float toFloat(short bits) {
+        if (isNaN(bits)) {
+            // sign and all ten payload bits, not quieted (NumPy's rule; the JDK's intrinsic may quiet)
+            return Float.intBitsToFloat((bits & 0x8000) << 16 | 0x7F80_0000 | (bits & 0x03FF) << 13);
+        }
         return Float.float16ToFloat(bits);
     }
 
@@ -38,12 +41,26 @@ public final class Float16 {
      * {@return the binary16 code nearest to {@code value}, ties to even}
      * ({@link Float#floatToFloat16(float)}): subnormals included; magnitudes of at least 65520 (the
      * midpoint between 65504 and 2^16) become infinity of the same sign; infinities and signed zeros
-     * are kept; a NaN stays a NaN with the same sign.
+     * are kept; a NaN stays a NaN with the same sign and its top ten payload bits (payload 1 when
+     * those are all zero), not quieted, as NumPy does.
      *
      * @param value the value to encode
      */
     public static short fromFloat(float value) {
+        if (Float.isNaN(value)) {
+            return nanCode(Float.floatToRawIntBits(value));
+        }
         return Float.floatToFloat16(value);
+    }
+
+    /**
+     * A NaN keeps its sign and the top ten payload bits, not quieted; a payload that lives only in the
+     * lower 13 bits becomes 1 so the code stays a NaN. This is NumPy's rule; {@link Float#floatToFloat16}
+     * gives the same in the interpreter but may quiet the NaN once compiled to an F16C instruction.
+     */
+    private static short nanCode(int floatBits) {
+        int payload = (floatBits & 0x007F_FFFF) >>> 13;
+        return (short) ((floatBits >>> 16 & 0x8000) | 0x7C00 | (payload == 0 ? 1 : payload));
     }
 
     /**

@@ -26,6 +26,10 @@ public final class MiniFloat {
         return format.toFloat(code);
     }
 
+    /** Bits of the double 2^-127 and 2^-126: f8e8m0fnu's codes 0x00 and 0x01. */
+    private static final long TWO_TO_MINUS_127 = Double.doubleToRawLongBits(0x1p-127);
+    private static final long TWO_TO_MINUS_126 = Double.doubleToRawLongBits(0x1p-126);
+
     /**
      * {@return the code nearest to {@code value} in {@code format}} Same as
      * {@link #fromDouble(MiniFloatFormat, double)}; a float widens exactly to a double, so this
@@ -45,8 +49,9 @@ public final class MiniFloat {
      * last bit; subnormals are produced where the format has them, and values below half the
      * smallest subnormal become zero of the input's sign (or {@code 0x00} for the "fnuz" formats,
      * which have no negative zero). f8e8m0fnu has no fraction bit, so a tie between two powers of
-     * two goes to the larger one, and every positive value below {@code 2^-127} gives
-     * {@code 0x00}.
+     * two goes to the larger one; every positive value up to {@code 2^-127} gives {@code 0x00}, and
+     * every value strictly between {@code 2^-127} and {@code 2^-126} gives {@code 0x01}
+     * ({@code 2^-126}), as ml_dtypes does for float32 subnormals.
      *
      * <p>Out of range, as {@code ml_dtypes}' default conversion does (a value overflows when it
      * rounds, with an unbounded exponent, past the largest finite value):
@@ -80,6 +85,9 @@ public final class MiniFloat {
         if (kind == MiniFloatFormat.Kind.EXPONENT_ONLY) {
             if (negative || magnitude == 0 || magnitude >= 0x7FF0_0000_0000_0000L) {
                 return format.codeMask();                  // NaN: no sign, no zero, no infinity
+            }
+            if (magnitude > TWO_TO_MINUS_127 && magnitude < TWO_TO_MINUS_126) {
+                return 1;                                  // 2^-126, as ml_dtypes gives (see docs/codecs.md)
             }
             // Code c is 2^(c - 127): the kernel with bias 128 counts one higher (its code 1 is 2^-127).
             long code = Rounding.roundDouble(magnitude, 0, format.bias() + 1) - 1;

@@ -213,7 +213,7 @@ class MiniFloatTest {
         assertEquals(0x00, f.fromFloat(Float.MIN_VALUE), "tiny positive clamps to 2^-127");
         assertEquals(0x00, f.fromDouble(Double.MIN_VALUE));
         assertEquals(0x00, f.fromFloat(0x1p-127f));
-        assertEquals(0x00, f.fromFloat(0x1.4p-127f), "nearer to 2^-127");
+        assertEquals(0x01, f.fromFloat(0x1.4p-127f), "above 2^-127 gives 2^-126, as ml_dtypes does");
         assertEquals(0x01, f.fromFloat(0x1.8p-127f), "tie rounds up");
         assertEquals(0x7F, f.fromFloat(1.4999999f));
         assertEquals(0x80, f.fromFloat(1.5f), "tie rounds up");

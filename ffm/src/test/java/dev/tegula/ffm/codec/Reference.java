@@ -114,10 +114,13 @@ final class Reference {
     /**
      * The code whose value is nearest to finite {@code x}, by trying every finite code; among equally
      * near distinct values the one with the even code wins (for e8m0, which has no fraction bit, the
-     * larger one). A zero result takes the sign of {@code x} where the format has -0. Assumes
+     * larger one, and everything strictly between 2^-127 and 2^-126 gives 2^-126, as in ml_dtypes). A zero result takes the sign of {@code x} where the format has -0. Assumes
      * {@code |x|} does not exceed the largest finite value.
      */
     static int nearest(Spec s, double x) {
+        if (s.specials() == Specials.E8M0 && Math.abs(x) > 0x1p-127 && Math.abs(x) < 0x1p-126) {
+            return 1;   // ml_dtypes' answer between its two smallest values (checked in ReferenceCasesTest)
+        }
         BigDecimal target = new BigDecimal(x);
         int best = -1;
         BigDecimal bestDistance = null;

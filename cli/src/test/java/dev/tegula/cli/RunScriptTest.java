@@ -1,0 +1,152 @@
+package dev.tegula.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue #13, items 6 and 12: {@code ./run} keeps the caller's working directory, starts the jar
+ * without Maven when the jar is newer than every source and pom, builds when something changed,
+ * and lets none of Maven's colour codes through. Runs the real script in a copy of the checkout's
+ * skeleton, with a stand-in {@code mvn} (which prints the {@code ESC[0m} resets Maven 3.8 prints,
+ * and records that it ran) and a stand-in jar ({@link RunScriptProbe}).
+ */
+@EnabledOnOs({OS.LINUX, OS.MAC})
+class RunScriptTest {
+    private static final List<String> MODULES = List.of("core", "ffm", "vector", "io", "cli");
+    private static final FileTime PAST = FileTime.from(Instant.now().minusSeconds(3600));
+
+    @TempDir
+    Path tmp;
+    Path checkout;
+    Path jar;
+    Path mvnLog;
+    Path elsewhere;
+
+    @BeforeEach
+    void skeleton() throws IOException {
+        checkout = Files.createDirectories(tmp.resolve("check out"));   // a space in the path, too
+        Path run = checkout.resolve("run");
+        Files.copy(Path.of("..", "run"), run);
+        run.toFile().setExecutable(true);
+        Files.writeString(checkout.resolve("pom.xml"), "<project/>");
+        for (String m : MODULES) {
+            Path src = Files.createDirectories(checkout.resolve(m).resolve("src/main/java"));
+            Files.writeString(checkout.resolve(m).resolve("pom.xml"), "<project/>");
+            Files.writeString(src.resolve("A.java"), "class A {}");
+        }
+        jar = Files.createDirectories(checkout.resolve("cli/target")).resolve("tegula.jar");
+        writeProbeJar(jar);
+        try (var files = Files.walk(checkout)) {
+            for (Path p : files.toList()) {
+                if (!p.equals(jar)) {
+                    Files.setLastModifiedTime(p, PAST);
+                }
+            }
+        }
+        // the jar a minute old, everything else an hour: a file written by a test is newer than the jar
+        // whatever the clock's granularity
+        Files.setLastModifiedTime(jar, FileTime.from(Instant.now().minusSeconds(60)));
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        mvnLog = tmp.resolve("mvn.log");
+        Path mvn = bin.resolve("mvn");
+        // like Maven 3.8 in batch mode: colour resets on both streams; then "builds" (touches the jar)
+        Files.writeString(mvn, "#!/bin/sh\n"
+                + "echo \"$@\" >> '" + mvnLog + "'\n"
+                + "printf '\\033[0m\\033[0m'\n"
+                + "printf '\\033[0m\\033[0m' >&2\n"
+                + "touch '" + jar + "'\n");
+        Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
+        elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
+    }
+
+    private static void writeProbeJar(Path jar) throws IOException {
+        Manifest mf = new Manifest();
+        mf.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        mf.getMainAttributes().put(Attributes.Name.MAIN_CLASS, RunScriptProbe.class.getName());
+        String entry = RunScriptProbe.class.getName().replace('.', '/') + ".class";
+        try (OutputStream out = Files.newOutputStream(jar);
+             JarOutputStream j = new JarOutputStream(out, mf);
+             InputStream cls = RunScriptProbe.class.getResourceAsStream("/" + entry)) {
+            j.putNextEntry(new JarEntry(entry));
+            cls.transferTo(j);
+            j.closeEntry();
+        }
+    }
+
+    private record Result(int code, String out, String err) {
+    }
+
+    private Result run(String... args) throws IOException, InterruptedException {
+        List<String> cmd = new java.util.ArrayList<>(List.of(checkout.resolve("run").toString()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(elsewhere.toFile());
+        pb.environment().put("PATH", tmp.resolve("bin") + ":" + System.getenv("PATH"));
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        pb.environment().remove("TEGULA_REBUILD");
+        Path out = tmp.resolve("out.txt");
+        Path err = tmp.resolve("err.txt");
+        pb.redirectOutput(out.toFile()).redirectError(err.toFile());
+        Process p = pb.start();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "./run finished");
+        return new Result(p.exitValue(), Files.readString(out), Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void upToDateJarStartsDirectlyInTheCallersDirectory() throws Exception {
+        Result r = run("inspect", "weights.npy", "--png", "rel.png");
+        assertEquals(0, r.code(), r.err());
+        assertEquals("cwd=" + elsewhere.toRealPath() + "\nargs=inspect|weights.npy|--png|rel.png\n", r.out());
+        assertFalse(Files.exists(mvnLog), "Maven was not started for an up-to-date jar");
+        assertFalse(r.err().contains("\u001b"), r.err());
+    }
+
+    @Test
+    void aChangedSourceBuildsFirstWithoutColourCodes() throws Exception {
+        Files.writeString(checkout.resolve("io/src/main/java/A.java"), "class A { }");
+        Result r = run("--version");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(Files.readString(mvnLog).contains("-pl cli"), "Maven built the cli module");
+        assertEquals("cwd=" + elsewhere.toRealPath() + "\nargs=--version\n", r.out(), "stdout is the job's alone");
+        assertFalse(r.err().contains("\u001b"), () -> "no escape codes on stderr: " + r.err());
+        // built once, the next run starts directly
+        Files.delete(mvnLog);
+        assertEquals(0, run("--version").code());
+        assertFalse(Files.exists(mvnLog));
+    }
+
+    @Test
+    void aChangedPomOrAMissingJarBuilds() throws Exception {
+        Files.writeString(checkout.resolve("pom.xml"), "<project><!-- changed --></project>");
+        assertEquals(0, run("x").code());
+        assertTrue(Files.exists(mvnLog));
+        Files.delete(mvnLog);
+        Files.setLastModifiedTime(checkout.resolve("pom.xml"), PAST);
+        Files.delete(jar);
+        writeProbeJar(jar);   // "stale": make every source newer instead of deleting (mvn stand-in cannot build)
+        Files.setLastModifiedTime(jar, FileTime.from(Instant.now().minusSeconds(7200)));
+        assertEquals(0, run("x").code());
+        assertTrue(Files.exists(mvnLog), "a jar older than the sources is rebuilt");
+    }
+}
