@@ -1,6 +1,7 @@
 package dev.tegula.cli;
 
 import java.io.PrintWriter;
+import java.util.Locale;
 
 /**
  * A progress bar on stderr, hand-made (a dozen lines; a library would bring a terminal library
@@ -48,6 +49,42 @@ final class ProgressBar {
         }
         lastLabel = label;
         err.flush();
+    }
+
+    /**
+     * Shows {@code done} of the total bytes, with the rate so far and the time left, working on
+     * {@code label}: {@code [#####-----]  50%  1.0 GiB / 2.0 GiB  512.0 MiB/s  ~2 s left  label}.
+     */
+    void bytes(long done, String label) {
+        long d = Math.min(done, total);
+        double elapsed = Math.max(1e-9, (System.nanoTime() - start) / 1e9);
+        double rate = d / elapsed;
+        String eta = d > 0 && d < total ? String.format(Locale.ROOT, "  ~%.0f s left", (total - d) / rate)
+                : d >= total ? String.format(Locale.ROOT, "  %.1f s", elapsed) : "";
+        int filled = (int) (WIDTH * d / total);
+        String line = "[" + "#".repeat(filled) + "-".repeat(WIDTH - filled) + "] "
+                + String.format(Locale.ROOT, "%3d%%  %s / %s  %s/s", 100 * d / total, human(d), human(total),
+                human((long) rate)) + eta + "  " + label;
+        if (inPlace) {
+            err.print("\r" + line + " ".repeat(Math.max(0, lastLength - line.length())));
+            lastLength = line.length();
+        } else if (!label.equals(lastLabel)) {
+            err.println(line);
+        }
+        lastLabel = label;
+        err.flush();
+    }
+
+    /** {@return bytes in binary units with one decimal, e.g. {@code 1.5 GiB}} */
+    static String human(long bytes) {
+        String[] units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+        double v = bytes;
+        int u = 0;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return u == 0 ? bytes + " B" : String.format(Locale.ROOT, "%.1f %s", v, units[u]);
     }
 
     /** Ends the bar (a newline after an in-place bar). */

@@ -3,6 +3,8 @@ package dev.tegula.io;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
+import dev.tegula.core.Shape;
+import dev.tegula.core.ShapeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,7 +30,10 @@ import java.util.regex.Pattern;
  */
 public final class ConvertRules {
     private record Rule(String glob, Pattern pattern, Layout layout, ElementType type, long[] dims,
-                        boolean floatingOnly) {
+                        boolean floatingOnly, String layoutText) {
+        Rule(String glob, Pattern pattern, Layout layout, ElementType type, long[] dims, boolean floatingOnly) {
+            this(glob, pattern, layout, type, dims, floatingOnly, null);
+        }
     }
 
     private final List<Rule> rules;
@@ -60,6 +65,17 @@ public final class ConvertRules {
      */
     public ConvertRules layout(String glob, Layout layout) {
         return add(new Rule(glob, pattern(glob), Objects.requireNonNull(layout, "layout"), null, null, false));
+    }
+
+    /**
+     * {@return these rules and one more: tensors matching {@code glob} get the layout written as
+     * XLA text in braces, e.g. {@code "{1,0:T(8,128)(2,1)}"}} The text is parsed against each
+     * matching tensor's own shape (so {@code E(n)} and tiles are checked for its type and
+     * dimensions); {@code "{}"} is the layout of a scalar.
+     */
+    public ConvertRules layout(String glob, String layoutText) {
+        Objects.requireNonNull(layoutText, "layoutText");
+        return add(new Rule(glob, pattern(glob), null, null, null, false, layoutText.strip()));
     }
 
     /**
@@ -111,6 +127,9 @@ public final class ConvertRules {
         }
         ArrayShape plain = ArrayShape.of(type, source.dimensions());
         for (Rule r : rules) {
+            if (r.layoutText != null && r.pattern.matcher(name).matches()) {
+                return parse(name, plain, r);
+            }
             if (r.layout != null && r.pattern.matcher(name).matches()) {
                 if (r.dims != null && !Arrays.equals(r.dims, source.dimensions())) {
                     throw new IllegalArgumentException("tensor '" + name + "' is " + source.toStringWithoutLayout()
@@ -130,6 +149,29 @@ public final class ConvertRules {
             }
         }
         return plain;
+    }
+
+    private static ArrayShape parse(String name, ArrayShape plain, Rule r) {
+        String text = r.layoutText;
+        if (plain.rank() == 0 && text.replace(" ", "").equals("{}")) {
+            return plain.withLayout(Layout.rowMajor(0));
+        }
+        String prefix = "tensor '" + name + "' " + plain.toStringWithoutLayout() + ": the layout '" + text + "' of rule '"
+                + r.glob + "' ";
+        if (!text.startsWith("{")) {
+            throw new IllegalArgumentException(prefix + "is not a layout in braces such as '{1,0:T(8,128)(2,1)}'");
+        }
+        try {
+            if (Shape.parse(plain.toStringWithoutLayout() + text) instanceof ArrayShape s) {
+                return s;
+            }
+        } catch (ShapeParseException e) {
+            throw new IllegalArgumentException(prefix + "does not parse: " + e.expected() + " (at offset "
+                    + Math.max(0, e.offset() - plain.toStringWithoutLayout().length()) + " of the layout)", e);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(prefix + "does not fit: " + e.getMessage(), e);
+        }
+        throw new IllegalArgumentException(prefix + "is not an array layout");
     }
 
     /** {@return the regular expression of a glob} */
