@@ -90,6 +90,10 @@ final class ConvertCommand implements Callable<Integer> {
             description = "the progress bar on stderr: auto (when stderr is a terminal), always, never")
     String progress;
 
+    @Option(names = "--stats", description = "print per tensor on stderr: bands written, source passes (how many times"
+            + " the source's pages were read: 1.0 is once), seconds")
+    boolean stats;
+
     @Option(names = "--out", paramLabel = "OUT", required = true,
             description = "where to write: OUT.npy, OUT.safetensors, a directory, or a raw buffer")
     String out;
@@ -120,9 +124,19 @@ final class ConvertCommand implements Callable<Integer> {
                     }
                 });
             }
+            long start = System.nanoTime();
             ConvertReport report = TensorFiles.convert(in, target, rules, options);
             if (bar[0] != null) {
                 bar[0].finish();
+            }
+            if (stats) {
+                for (ConvertReport.Tensor t : report.tensors()) {
+                    err.println(String.format(Locale.ROOT, "%s: %d bands, source passes %.2f", t.name(), t.bands(),
+                            t.sourcePasses()));
+                }
+                err.println(String.format(Locale.ROOT, "%d bytes in %.2f s", report.bytes(),
+                        (System.nanoTime() - start) / 1e9));
+                err.flush();
             }
             PrintWriter o = spec.commandLine().getOut();
             if (report.tensors().size() == 1) {

@@ -22,7 +22,7 @@ import java.util.function.LongConsumer;
  * already over the budget, each index is swept on its own along the next dimension. The same slice
  * of the source is its strip. Before a band, a contiguous strip is announced to the kernel
  * (sequential, will-need) and a scattered one marked random (no read-ahead of pages the band does
- * not use); after it, the strip and the band are dropped from the process ({@code madvise}
+ * not use) with each of its runs of half a page or more asked for ahead (will-need); after it, the strip and the band are dropped from the process ({@code madvise}
  * don't-need), the band's writeback is started, and the band before it waited for, so that dirty
  * pages stay within about two bands. Where a view cannot be cut (a tiling that does not allow the
  * slice), the rest of the tensor is one band.
@@ -143,10 +143,12 @@ final class BandedCopy {
         if (contiguous) {
             NativeFiles.advise(strip, NativeFiles.SEQUENTIAL);
             NativeFiles.advise(strip, NativeFiles.WILL_NEED);
+            pagesTouched += pagesTouched(src, strip, false);
         } else {
+            // a scattered strip: no read-around of pages the band does not use, but each run asked for ahead
             NativeFiles.advise(strip, NativeFiles.RANDOM);
+            pagesTouched += pagesTouched(src, strip, true);
         }
-        pagesTouched += pagesTouched(src, strip);
         if (src.shape().elementCount() > 0) {
             Relayout.plan(src, dst).execute(src, dst, executor, parallelism);
         }
@@ -297,7 +299,7 @@ final class BandedCopy {
     private static final long RUN_LIMIT = 1 << 22;
 
     /** {@return the source pages a strip touches: counted run by run for strided views, else its span} */
-    private static long pagesTouched(Array src, MemorySegment strip) {
+    private static long pagesTouched(Array src, MemorySegment strip, boolean willNeed) {
         long[] strides = src.elementStrides();
         long bits = src.shape().storageBitsPerElement();
         long spanPages = pagesOf(strip.address(), strip.byteSize());
@@ -337,6 +339,9 @@ final class BandedCopy {
             long last = Math.floorDiv(start + runBytes - 1, NativeFiles.PAGE);
             total += last - first + 1 - (first == lastPage ? 1 : 0);
             lastPage = last;
+            if (willNeed && runBytes >= NativeFiles.PAGE / 2) {
+                NativeFiles.advise(start, runBytes, NativeFiles.WILL_NEED);
+            }
             for (int j = k; j < rank; j++) {
                 int d = order[j];
                 if (++idx[d] < dims[d]) {

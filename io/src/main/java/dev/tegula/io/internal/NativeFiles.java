@@ -117,11 +117,24 @@ public final class NativeFiles {
      * @return true if the kernel took the advice
      */
     public static boolean advise(MemorySegment range, int advice) {
-        if (MADVISE == null || range.byteSize() == 0 || !range.isNative()) {
+        if (!range.isNative()) {
             return false;
         }
-        long start = range.address() & -PAGE;
-        long end = (range.address() + range.byteSize() + PAGE - 1) & -PAGE;
+        return advise(range.address(), range.byteSize(), advice);
+    }
+
+    /**
+     * Gives {@code advice} about the pages holding {@code [address, address + size)} of a mapping
+     * the caller holds open.
+     *
+     * @return true if the kernel took the advice
+     */
+    public static boolean advise(long address, long size, int advice) {
+        if (MADVISE == null || size <= 0) {
+            return false;
+        }
+        long start = address & -PAGE;
+        long end = (address + size + PAGE - 1) & -PAGE;
         try {
             return (int) MADVISE.invokeExact(MemorySegment.ofAddress(start), end - start, advice) == 0;
         } catch (Throwable t) {
