@@ -103,19 +103,42 @@ final class BandedCopy {
             return;
         }
         long chunk = Math.max(align, (budget / 2 / unit) / align * align);
+        long first = chunk;
         long pageRun = pageAlignment(src, m);
         if (pageRun > 1) {
             long both = lcm(align, pageRun);
             if (both * unit <= budget) {
                 chunk = Math.max(both, chunk / both * both);
+                first = chunk;
+                if (align == 1) {
+                    // the source may start inside a page (an .npy's data at byte 128): cut the first
+                    // band short so that every later strip starts on a page
+                    long lead = pageLead(src, m, pageRun);
+                    first = lead > 0 ? lead : chunk;
+                }
             }
         }
-        chunked(src, dst, m, extent, chunk);
+        chunked(src, dst, m, extent, chunk, first);
+    }
+
+    /** {@return the indices of dimension {@code dim} before the first one whose source bytes start a page, or 0} */
+    private static long pageLead(Array src, int dim, long pageRun) {
+        long w = src.shape().storageBitsPerElement() / 8;
+        long stride = Math.abs(src.elementStrides()[dim]) * w;
+        long misalign = Math.floorMod(src.segment().address() + src.elementOffset() * w, NativeFiles.PAGE);
+        if (misalign % stride != 0) {
+            return 0;
+        }
+        return Math.floorMod(pageRun - misalign / stride, pageRun);
     }
 
     private void chunked(Array src, Array dst, int m, long extent, long chunk) {
-        for (long lo = 0; lo < extent; lo += chunk) {
-            long hi = Math.min(extent, lo + chunk);
+        chunked(src, dst, m, extent, chunk, chunk);
+    }
+
+    private void chunked(Array src, Array dst, int m, long extent, long chunk, long first) {
+        for (long lo = 0; lo < extent; lo = lo == 0 ? Math.min(extent, first) : lo + chunk) {
+            long hi = Math.min(extent, lo == 0 ? first : lo + chunk);
             Array s = slice(src, m, lo, hi);
             Array d = slice(dst, m, lo, hi);
             if (s == null || d == null) {
