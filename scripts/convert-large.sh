@@ -54,7 +54,7 @@ measure() {
   done
   wait "$pid"
   end=$(date +%s.%N)
-  printf '%-10s wall %7.1f s   peak RssAnon %6d MiB   peak VmHWM %6d MiB   cgroup max usage %6d MiB\n' "$name" \
+  printf '%-15s wall %7.1f s   peak RssAnon %6d MiB   peak VmHWM %6d MiB   cgroup max usage %6d MiB\n' "$name" \
     "$(echo "$end - $start" | bc)" $((peak_anon / 1024)) $((hwm / 1024)) \
     $(( $(cat $CG/memory.max_usage_in_bytes) / 1048576 ))
 }
@@ -80,8 +80,9 @@ print(f"{kind}: {path} {m.size * 4} bytes, 200000 sampled elements, {bad} wrong"
 sys.exit(1 if bad else 0)
 PY
 rm -f "$DIR/tiled.bin"
-measure transpose "$JAVA" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -jar "$JAR" convert \
-  "$DIR/src.npy" --layout '{0,1}' --stats --out "$DIR/transposed.bin"
+for MEM in 256M 1G; do
+measure "transpose $MEM" "$JAVA" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -jar "$JAR" convert \
+  "$DIR/src.npy" --layout '{0,1}' --memory "$MEM" --stats --out "$DIR/transposed.bin"
 python3 - "$DIR/transposed.bin" "$ROWS" "$COLS" transpose <<'PY'
 import sys, numpy as np
 path, R, C, kind = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
@@ -93,3 +94,5 @@ bad = int(np.count_nonzero(m[j * R + i] != want))
 print(f"{kind}: {path} {m.size * 4} bytes, 200000 sampled elements, {bad} wrong")
 sys.exit(1 if bad else 0)
 PY
+rm -f "$DIR/transposed.bin"
+done

@@ -198,7 +198,8 @@ final class ConvertCommand implements Callable<Integer> {
         }
         boolean oneOut = !out.endsWith("/") && !Files.isDirectory(Path.of(out))
                 && !out.toLowerCase(Locale.ROOT).endsWith(".safetensors");
-        if (tensor == null && oneOut && !single && !Files.isDirectory(in) && Files.isRegularFile(in)) {
+        if (tensor == null && oneOut && !single && Files.isRegularFile(in)
+                && in.toString().toLowerCase(Locale.ROOT).endsWith(".safetensors")) {
             SafeTensorsHeader h = SafeTensors.readHeader(in);
             if (h.tensors().size() > 1) {
                 throw new BadInputException("--tensor is needed: " + out + " holds one tensor and " + in + " has "
