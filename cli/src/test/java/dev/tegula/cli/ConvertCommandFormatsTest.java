@@ -212,6 +212,22 @@ class ConvertCommandFormatsTest {
         assertArrayEquals(Files.readAllBytes(in), Files.readAllBytes(out));
     }
 
+    /** #13 item 16 (convert): an error names the file and says what is wrong with it, without an exception's class name. */
+    @Test
+    void errorsNameTheFile() throws IOException {
+        Path in = npy("a.npy", ArrayShape.of(ElementType.F32, 2, 3));
+        Path missing = dir.resolve("missing.npy");
+        MainTest.Result r = MainTest.run("convert", missing.toString(), "--out", dir.resolve("x.npy").toString());
+        assertEquals(2, r.status());
+        assertTrue(r.err().contains("no such file") && r.err().contains(missing.toString()), r.err());
+        assertFalse(r.err().contains("Exception"), r.err());
+        Path noDir = dir.resolve("no/such/dir/x.bin");
+        MainTest.Result o = MainTest.run("convert", in.toString(), "--out", noDir.toString());
+        assertEquals(2, o.status());
+        assertTrue(o.err().contains("no such file") && o.err().contains("x.bin"), o.err());
+        assertFalse(o.err().contains("Exception"), o.err());
+    }
+
     /** A whole checkpoint with per-name rules and a type, then back, checked tensor by tensor. */
     @Test
     void aWholeCheckpointWithRulesAndBack() throws IOException {
