@@ -123,9 +123,9 @@ final class BandedCopy {
 
     /** {@return the indices of dimension {@code dim} before the first one whose source bytes start a page, or 0} */
     private static long pageLead(Array src, int dim, long pageRun) {
-        long w = src.shape().storageBitsPerElement() / 8;
-        long stride = Math.abs(src.elementStrides()[dim]) * w;
-        long misalign = Math.floorMod(src.segment().address() + src.elementOffset() * w, NativeFiles.PAGE);
+        long w = src.shape().slotBits() / 8;
+        long stride = Math.abs(src.slotStrides()[dim]) * w;
+        long misalign = Math.floorMod(src.segment().address() + src.slotOffset() * w, NativeFiles.PAGE);
         if (misalign % stride != 0) {
             return 0;
         }
@@ -211,7 +211,7 @@ final class BandedCopy {
 
     /** {@return the physically most major dimension of extent > 1, or -1} */
     private static int majorDim(Array a) {
-        long[] strides = a.elementStrides();
+        long[] strides = a.slotStrides();
         ArrayShape s = a.shape();
         if (strides != null) {
             int best = -1;
@@ -256,8 +256,8 @@ final class BandedCopy {
 
     /** {@return indices of dimension {@code dim} that make a whole number of pages of the source, or 1} */
     private static long pageAlignment(Array src, int dim) {
-        long[] strides = src.elementStrides();
-        long bits = src.shape().storageBitsPerElement();
+        long[] strides = src.slotStrides();
+        long bits = src.shape().slotBits();
         if (strides == null || bits % 8 != 0) {
             return 1;
         }
@@ -281,7 +281,7 @@ final class BandedCopy {
 
     /** {@return the bytes the array's elements span in its segment} */
     static MemorySegment span(Array a) {
-        long[] strides = a.elementStrides();
+        long[] strides = a.slotStrides();
         MemorySegment seg = a.segment();
         ArrayShape s = a.shape();
         if (strides == null) {
@@ -290,9 +290,9 @@ final class BandedCopy {
         if (s.elementCount() == 0) {
             return seg.asSlice(0, 0);
         }
-        long bits = s.storageBitsPerElement();
-        long lo = a.elementOffset();
-        long hi = a.elementOffset();
+        long bits = s.slotBits();
+        long lo = a.slotOffset();
+        long hi = a.slotOffset();
         for (int d = 0; d < strides.length; d++) {
             long reach = (s.dimension(d) - 1) * strides[d];
             if (reach < 0) {
@@ -308,10 +308,10 @@ final class BandedCopy {
 
     /** {@return the bytes of the elements of {@code a} (its buffer for a tiled array)} */
     private static long bytes(Array a) {
-        if (a.elementStrides() == null) {
+        if (a.slotStrides() == null) {
             return a.shape().bufferSize();
         }
-        return (a.shape().elementCount() * a.shape().storageBitsPerElement() + 7) / 8;
+        return (a.shape().elementCount() * a.shape().slotBits() + 7) / 8;
     }
 
     private static long pages(long bytes) {
@@ -323,8 +323,8 @@ final class BandedCopy {
 
     /** {@return the source pages a strip touches: counted run by run for strided views, else its span} */
     private static long pagesTouched(Array src, MemorySegment strip, boolean willNeed) {
-        long[] strides = src.elementStrides();
-        long bits = src.shape().storageBitsPerElement();
+        long[] strides = src.slotStrides();
+        long bits = src.shape().slotBits();
         long spanPages = pagesOf(strip.address(), strip.byteSize());
         if (strides == null || bits % 8 != 0 || src.shape().elementCount() == 0) {
             return spanPages;
@@ -348,7 +348,7 @@ final class BandedCopy {
             return spanPages;
         }
         long runBytes = run * w;
-        long base = src.segment().address() + src.elementOffset() * w;
+        long base = src.segment().address() + src.slotOffset() * w;
         long[] idx = new long[rank];
         long total = 0;
         long lastPage = Long.MIN_VALUE;
