@@ -62,8 +62,9 @@ final class Converter {
             TensorSource in = TensorSource.open(source, options.rawShape(), mapping);
             List<TensorSource.Named> chosen = in.tensors().stream().filter(t -> rules.selects(t.name())).toList();
             if (chosen.isEmpty()) {
-                throw new TensorFormatException(source + ": no tensor '" + rules.selected() + "' (it has "
-                        + in.tensors().stream().map(TensorSource.Named::name).toList() + ")");
+                throw new TensorFormatException(source + (rules.selected() == null ? ": has no tensor"
+                        : ": no tensor '" + rules.selected() + "' (it has "
+                        + in.tensors().stream().map(TensorSource.Named::name).toList() + ")"));
             }
             if ((format.equals("npy") || format.equals("raw")) && chosen.size() != 1) {
                 throw new IllegalArgumentException("target: " + target + " (" + format + ") holds one tensor and "
