@@ -16,6 +16,7 @@ import java.util.Objects;
  * Tensor files read straight into a chosen layout: the file is mapped, and the relayout engine
  * reads the tensor from the mapping and writes it in the target layout (for example a tiled
  * device layout) into a new array, in one pass. The mapping is released before the call returns.
+ * {@link #convert} goes file to file instead, for whole checkpoints and tensors larger than memory.
  *
  * {@snippet :
  * try (Arena arena = Arena.ofConfined()) {
