@@ -2,7 +2,9 @@ package dev.tegula.io;
 
 /**
  * Told how far a {@link TensorFiles#convert} has come: after each band of the destination and at
- * the end of each tensor, from the converting thread. Keep it quick; it must not throw.
+ * the end of each tensor. Calls come one at a time (never concurrently), from the calling thread
+ * or, while small tensors are written several at once, from common-pool threads. Keep it quick;
+ * an exception it throws fails the conversion (the target is then left as it was).
  */
 @FunctionalInterface
 public interface ConvertProgress {

@@ -18,7 +18,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.ForkJoinPool;
 
 /** The work of {@link TensorFiles#convert}: plan the output, check it fits, write it through mappings, commit. */
@@ -95,9 +97,7 @@ final class Converter {
                  NativeFiles.Descriptor fd = NativeFiles.open(out.temporary(), true)) {
                 MappedFiles.writeFully(out.channel(), header);
                 NativeFiles.reserve(fd, 0, total, target.toString());
-                for (Planned p : plan) {
-                    done.add(write(out.channel(), fd, header.length + p.offset, p, options, progress));
-                }
+                done.addAll(writeAll(out.channel(), fd, header.length, plan, options, progress));
                 out.commit();
             }
             return new ConvertReport(target, format, done, offset);
@@ -134,21 +134,96 @@ final class Converter {
         return new ConvertReport(dir, "npy-dir", done, total);
     }
 
+    /**
+     * Writes the tensors of one file: large ones one after another (each band shared between
+     * threads), those under {@link #SMALL_TENSOR} bytes several at once on the common pool when
+     * parallelism allows; the report keeps the plan's order.
+     */
+    private static List<ConvertReport.Tensor> writeAll(FileChannel ch, NativeFiles.Descriptor fd, long dataStart,
+                                                       List<Planned> plan, ConvertOptions options, Progress progress)
+            throws IOException {
+        ConvertReport.Tensor[] done = new ConvertReport.Tensor[plan.size()];
+        Throwable[] failures = new Throwable[plan.size()];
+        List<Future<?>> small = new ArrayList<>();
+        boolean parallel = options.parallelism() > 1 && plan.size() > 1;
+        try {
+            for (int i = 0; i < plan.size(); i++) {
+                Planned p = plan.get(i);
+                int k = i;
+                if (parallel && p.bytes < SMALL_TENSOR) {
+                    ConvertOptions one = options.withParallelism(1);
+                    small.add(ForkJoinPool.commonPool().submit(() -> {
+                        try {
+                            done[k] = write(ch, fd, dataStart + p.offset, p, one, progress);
+                        } catch (IOException | RuntimeException | Error e) {
+                            failures[k] = e;   // the original, not the pool's copy of it
+                        }
+                    }));
+                } else {
+                    done[k] = write(ch, fd, dataStart + p.offset, p, options, progress);
+                }
+            }
+            for (Future<?> f : small) {
+                f.get();
+            }
+            for (Throwable t : failures) {
+                if (t instanceof IOException io) {
+                    throw io;
+                }
+                if (t instanceof RuntimeException r) {
+                    throw r;
+                }
+                if (t instanceof Error err) {
+                    throw err;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while converting");
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof IOException io) {
+                throw io;
+            }
+            if (c instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(c);
+        } finally {
+            for (Future<?> f : small) {
+                f.cancel(false);
+                try {
+                    f.get();
+                } catch (Exception ignored) {
+                    // waited for: no task may still write the file when it is closed or deleted
+                }
+            }
+        }
+        return List.of(done);
+    }
+
+    /** Tensors under this many bytes are written several at once (larger ones share each band instead). */
+    static final long SMALL_TENSOR = 2L << 20;
+
     /** Writes one tensor into its region of the file through a read-write mapping, band by band. */
     private static ConvertReport.Tensor write(FileChannel ch, NativeFiles.Descriptor fd, long at, Planned p,
                                               ConvertOptions options, Progress progress) throws IOException {
-        progress.start(p.name);
         if (p.bytes == 0) {
             return new ConvertReport.Tensor(p.name, p.source.shape(), p.to, 0, 0);
         }
         ExecutorService pool = options.parallelism() > 1 ? ForkJoinPool.commonPool() : null;
+        long[] reported = {0};
         try (Arena arena = Arena.ofShared()) {
             MemorySegment region = ch.map(FileChannel.MapMode.READ_WRITE, at, p.bytes, arena);
             Array dst = Array.wrap(region, p.to);
             BandedCopy copy = new BandedCopy(options.memoryBytes(), pool, options.parallelism(), fd, at, region,
-                    progress::add);
+                    bytes -> {
+                        long n = Math.min(bytes, p.bytes - reported[0]);
+                        reported[0] += n;
+                        progress.add(p.name, n);
+                    });
             BandedCopy.Result r = copy.run(p.source, dst);
-            progress.end(p.bytes);
+            progress.add(p.name, p.bytes - reported[0]);
             return new ConvertReport.Tensor(p.name, p.source.shape(), p.to, r.bands(), r.sourcePasses());
         } catch (InternalError e) {
             throw new IOException("writing tensor '" + p.name + "' failed (is the disk full?): " + e.getMessage(), e);
@@ -298,34 +373,19 @@ final class Converter {
         return b.append('"');
     }
 
-    /** Sums band bytes into the caller's listener. */
+    /** Sums band bytes into the caller's listener, one call at a time whatever thread writes. */
     private static final class Progress {
         private final ConvertProgress listener;
         private final long total;
         private long done;
-        private long tensorStart;
-        private long tensorBytes;
-        private String tensor = "";
 
         Progress(ConvertProgress listener, long total) {
             this.listener = listener;
             this.total = total;
         }
 
-        void start(String name) {
-            tensor = name;
-            tensorStart = done;
-            tensorBytes = 0;
-        }
-
-        void add(long bytes) {
-            tensorBytes += bytes;
-            done = tensorStart + tensorBytes;
-            listener.update(tensor, Math.min(done, total), total);
-        }
-
-        void end(long bytes) {
-            done = tensorStart + bytes;
+        synchronized void add(String tensor, long bytes) {
+            done += bytes;
             listener.update(tensor, Math.min(done, total), total);
         }
     }

@@ -89,9 +89,10 @@ public final class TensorFiles {
      * down (Ctrl-C), deletes the temporaries and leaves an existing target as it was. An output
      * larger than the free space of the target's file system is refused before anything is written.
      *
-     * <p>Runs on the calling thread, sharing large bands with the common fork-join pool when
-     * {@link ConvertOptions#parallelism()} is over 1. The progress listener is called from the
-     * calling thread.
+     * <p>Returns when the output is complete. When {@link ConvertOptions#parallelism()} is over 1,
+     * large bands are shared with the common fork-join pool and tensors under 2 MiB are written
+     * several at once on it; the progress listener is called one call at a time (see
+     * {@link ConvertProgress}).
      *
      * @return what was written: per tensor its shapes, bands and source passes
      * @throws TensorFormatException    if the source is malformed or has no tensor the rules select

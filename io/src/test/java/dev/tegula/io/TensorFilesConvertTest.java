@@ -147,6 +147,8 @@ class TensorFilesConvertTest {
                     .floatType(ElementType.F32);
             ConvertReport rep = TensorFiles.convert(in, out, rules, small());
             assertEquals(30, rep.tensors().size());
+            // small tensors are written several at once; the report keeps the file's order
+            assertEquals(new ArrayList<>(tensors.keySet()), rep.tensors().stream().map(ConvertReport.Tensor::name).toList());
             SafeTensorsHeader h = SafeTensors.readHeader(out);
             assertEquals("pt", h.metadata().get("format"));
             try (Arena m = Arena.ofShared()) {
@@ -247,6 +249,30 @@ class TensorFilesConvertTest {
             };
             assertThrows(IllegalStateException.class, () -> TensorFiles.convert(in, out,
                     ConvertRules.all().layout("*", shape("f32[1,1]{1,0:T(8,128)}").layout()), small().withProgress(failing)));
+            assertEquals("old contents", Files.readString(out));
+            assertNoTemporaries();
+        }
+    }
+
+    @Test
+    void aFailureInOneOfManySmallTensorsWrittenAtOnceLeavesTheOldTarget() throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            Map<String, Array> t = new LinkedHashMap<>();
+            for (int i = 0; i < 20; i++) {
+                t.put("t" + i, random(arena, ArrayShape.of(ElementType.F32, 50, 60), i));
+            }
+            Path in = dir.resolve("m.safetensors");
+            SafeTensors.write(t, in);
+            Path out = dir.resolve("keep.safetensors");
+            Files.writeString(out, "old contents");
+            ConvertProgress failing = (tensor, done, total) -> {
+                if (tensor.equals("t7")) {
+                    throw new IllegalStateException("stop at t7");
+                }
+            };
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> TensorFiles.convert(in, out,
+                    ConvertRules.all().layout("*", "{0,1}"), small().withParallelism(2).withProgress(failing)));
+            assertEquals("stop at t7", e.getMessage());
             assertEquals("old contents", Files.readString(out));
             assertNoTemporaries();
         }
