@@ -9,6 +9,10 @@ import dev.tegula.vector.Relayout;
 import java.lang.foreign.Arena;
 // end::imports[]
 import dev.tegula.core.ElementType;
+import dev.tegula.io.ConvertOptions;
+import dev.tegula.io.ConvertReport;
+import dev.tegula.io.ConvertRules;
+import dev.tegula.io.TensorFiles;
 import dev.tegula.core.ShapeParseException;
 import dev.tegula.core.Tile;
 import dev.tegula.vector.RelayoutPlan;
@@ -227,5 +231,32 @@ class GuideExamplesTest {
             // tag::threads-shared[]
         }
         // end::threads-shared[]
+    }
+
+    @Test
+    void convertCheckpoint(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws java.io.IOException {
+        java.nio.file.Path model = dir.resolve("model.safetensors");
+        java.nio.file.Path tiled = dir.resolve("model-tiled.safetensors");
+        try (Arena arena = Arena.ofConfined()) {
+            java.util.Map<String, Array> t = new java.util.LinkedHashMap<>();
+            t.put("w.weight", Array.allocate(arena, ArrayShape.of(ElementType.F32, 20, 300)));
+            t.put("w.bias", Array.allocate(arena, ArrayShape.of(ElementType.F32, 300)));
+            t.put("step", Array.allocate(arena, ArrayShape.of(ElementType.S64)));
+            dev.tegula.io.SafeTensors.write(t, model);
+        }
+        java.util.List<String> printed = new java.util.ArrayList<>();
+        // tag::convert[]
+        // 2-D weights tiled for the device, every floating-point tensor to bf16, the rest row-major
+        ConvertRules rules = ConvertRules.all()
+                .layout("*.weight", "{1,0:T(8,128)(2,1)}")
+                .floatType(ElementType.BF16);
+        ConvertReport report = TensorFiles.convert(model, tiled, rules,
+                ConvertOptions.defaults().withMemory(64L << 20));   // bands of at most 32 MiB
+        for (ConvertReport.Tensor t : report.tensors()) {
+            printed.add(t.name() + " " + t.to());    // w.weight bf16[20,300]{1,0:T(8,128)(2,1)}, ...
+        }
+        // end::convert[]
+        assertEquals(java.util.List.of("w.weight bf16[20,300]{1,0:T(8,128)(2,1)}", "w.bias bf16[300]{0}", "step s64[]"),
+                printed);
     }
 }

@@ -16,6 +16,7 @@ import java.util.Objects;
  * Tensor files read straight into a chosen layout: the file is mapped, and the relayout engine
  * reads the tensor from the mapping and writes it in the target layout (for example a tiled
  * device layout) into a new array, in one pass. The mapping is released before the call returns.
+ * {@link #convert} goes file to file instead, for whole checkpoints and tensors larger than memory.
  *
  * {@snippet :
  * try (Arena arena = Arena.ofConfined()) {
@@ -59,6 +60,54 @@ public final class TensorFiles {
             throw new IllegalArgumentException("name: a safetensors file needs a tensor name");
         }
         return SafeTensors.read(path, name, arena);
+    }
+
+    /**
+     * Converts the tensors of {@code source} into {@code target}, file to file, with memory bounded
+     * whatever the tensors' sizes: each tensor is read from a mapping of the source and written
+     * straight into a read-write mapping of the output, band by band over the destination
+     * ({@link ConvertOptions#memoryBytes()} sizes the bands); no anonymous buffer of a tensor's
+     * size is allocated, so files larger than memory convert (the page cache is the kernel's).
+     *
+     * <p><b>Input</b> (one dispatch for every format): a directory of {@code .npy} files (one tensor
+     * each, named by the file's stem), a file ending {@code .npy}, a raw buffer when
+     * {@link ConvertOptions#rawShape()} gives its full shape, else a safetensors file (every tensor,
+     * its {@code __metadata__} kept).
+     *
+     * <p><b>Output</b>, chosen by {@code target}'s name: an existing directory or a name ending
+     * {@code /} gets one {@code NAME.npy} per tensor; {@code .npy} one NumPy file (one tensor,
+     * row- or column-major); {@code .safetensors} every tensor, row-major ones as the format stores
+     * them, others (tiled, permuted, padded) as {@code U8} tensors of their buffer with their full
+     * shape text in {@code __metadata__} under {@code tegula.shape.NAME}, which this method reads
+     * back; a few extensions of other formats ({@code .gguf}, {@code .pt}, {@code .npz}, ...) are
+     * refused; any other name gets the raw buffer of one tensor in its layout (tiles and padding
+     * included, {@code bufferSize} bytes).
+     *
+     * <p><b>Safety</b>: the output is written to a temporary file next to it, reserved on disk
+     * first where the OS allows ({@code fallocate}), forced and renamed over the target only when
+     * complete (a directory: each file so, all renamed at the end). Any failure, or the JVM shutting
+     * down (Ctrl-C), deletes the temporaries and leaves an existing target as it was. An output
+     * larger than the free space of the target's file system is refused before anything is written.
+     *
+     * <p>Returns when the output is complete. When {@link ConvertOptions#parallelism()} is over 1,
+     * large bands are shared with the common fork-join pool and tensors under 2 MiB are written
+     * several at once on it; the progress listener is called one call at a time (see
+     * {@link ConvertProgress}).
+     *
+     * @return what was written: per tensor its shapes, bands and source passes
+     * @throws TensorFormatException    if the source is malformed or has no tensor the rules select
+     * @throws IllegalArgumentException if a rule does not fit a tensor, the output format cannot hold
+     *                                  a tensor (a tiled layout in {@code .npy}, two tensors in a raw
+     *                                  file), or the extension names a format convert does not write
+     * @throws IOException              if a file cannot be read or written, or the disk has no room
+     */
+    public static ConvertReport convert(Path source, Path target, ConvertRules rules, ConvertOptions options)
+            throws IOException {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(rules, "rules");
+        Objects.requireNonNull(options, "options");
+        return Converter.convert(source, target, rules, options);
     }
 
     /** {@return true if the file name ends in {@code .npy} (any case)} */

@@ -2,148 +2,278 @@ package dev.tegula.cli.commands;
 
 import dev.tegula.cli.BadInputException;
 import dev.tegula.cli.Main;
+import dev.tegula.cli.bench.ProgressBar;
 
 import dev.tegula.core.ArrayShape;
-import dev.tegula.core.Layout;
+import dev.tegula.core.ElementType;
 import dev.tegula.core.Shape;
 import dev.tegula.core.ShapeParseException;
-import dev.tegula.ffm.Array;
-import dev.tegula.io.Npy;
+import dev.tegula.io.ConvertOptions;
+import dev.tegula.io.ConvertProgress;
+import dev.tegula.io.ConvertReport;
+import dev.tegula.io.ConvertRules;
 import dev.tegula.io.SafeTensors;
 import dev.tegula.io.SafeTensorsHeader;
-import dev.tegula.io.TensorFormatException;
 import dev.tegula.io.TensorFiles;
+import dev.tegula.io.TensorFormatException;
 import java.io.IOException;
-import java.lang.foreign.Arena;
-import java.nio.channels.FileChannel;
+import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code tegula convert IN --tensor NAME --layout LAYOUT --out OUT}: a tensor of a file, relayouted, as a device buffer or .npy. */
+/**
+ * {@code tegula convert IN [--tensor NAME] [--layout [GLOB=]LAYOUT]... [--type [GLOB=]TYPE]... --out OUT}:
+ * tensors of a file relayouted into another file, through {@link TensorFiles#convert} (memory bounded,
+ * written whole or not at all). This class adds only the options and the progress bar.
+ */
 @Command(name = "convert",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
-        description = {"Read one tensor of a .safetensors or .npy file into a layout and write it out.",
-                "OUT ending .npy gets a NumPy file (the layout must be row-major, or column-major for Fortran order);"
-                        + " any other OUT gets the raw device-ready buffer of the layout (every tile and its padding,"
-                        + " bufferSize bytes). Prints the full shape text of what was written."},
+        description = {"Convert the tensors of a .safetensors file, an .npy file, a directory of .npy files or a raw"
+                + " buffer (--shape) into layouts and types, file to file, in bounded memory (files larger than"
+                + " memory convert).",
+                "OUT picks the format: OUT.npy a NumPy file (one tensor, row- or column-major); OUT.safetensors every"
+                        + " tensor (other layouts kept as U8 buffers, their shape in the metadata); a directory (existing,"
+                        + " or OUT ending /) one NAME.npy per tensor; .gguf, .pt, .npz and other formats' names are"
+                        + " refused; any other OUT the raw device-ready buffer of one tensor (every tile and its"
+                        + " padding, bufferSize bytes).",
+                "OUT is written to a temporary file next to it and renamed over it when complete: a failed or"
+                        + " interrupted convert leaves an existing OUT as it was. Prints the full shape text of what"
+                        + " was written (NAME SHAPE per line for several tensors)."},
         exitCodeListHeading = "%nExit status:%n",
-        exitCodeList = {"0:success", "1:internal error", "2:bad file, unknown tensor, or a layout that does not fit"})
+        exitCodeList = {"0:success", "1:internal error",
+                "2:bad file, unknown tensor, a layout that does not fit, or an output larger than the disk"})
 public final class ConvertCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "IN", description = "a .safetensors or .npy file")
+    @Parameters(index = "0", paramLabel = "IN", description = "a .safetensors or .npy file, a directory of .npy files,"
+            + " or a raw buffer (with --shape)")
     Path in;
 
-    @Option(names = "--tensor", paramLabel = "NAME", description = "the tensor to convert (safetensors; optional when the file has one)")
+    @Option(names = "--tensor", paramLabel = "NAME",
+            description = "convert only this tensor (needed for an .npy or raw OUT when IN has several)")
     String tensor;
 
-    @Option(names = "--layout", paramLabel = "LAYOUT",
-            description = "the target layout in XLA text, e.g. '{1,0:T(8,128)(2,1)}' (default: row-major)")
-    String layout;
+    @Option(names = "--layout", paramLabel = "[GLOB=]LAYOUT",
+            description = {"the target layout in XLA text, e.g. '{1,0:T(8,128)(2,1)}', or the full shape text convert"
+                    + " prints; GLOB= limits it to tensors whose names match (* any run, ? one character), e.g."
+                    + " '*.weight={1,0:T(8,128)}'. Repeatable; the first match wins; default row-major."})
+    List<String> layouts = new ArrayList<>();
 
-    @Option(names = "--out", paramLabel = "OUT", required = true, description = "where to write: OUT.npy, or a raw buffer")
-    Path out;
+    @Option(names = "--type", paramLabel = "[GLOB=]TYPE",
+            description = "convert to this element type, e.g. bf16: every floating-point tensor, or with GLOB= the"
+                    + " tensors whose names match. Repeatable; the first match wins")
+    List<String> types = new ArrayList<>();
+
+    @Option(names = "--shape", paramLabel = "SHAPE",
+            description = "read IN as a raw buffer of this full shape, e.g. 'f32[1024,512]{1,0:T(8,128)}' (what"
+                    + " convert printed when it wrote it)")
+    String shape;
+
+    @Option(names = "--memory", paramLabel = "SIZE", defaultValue = "256M",
+            description = "the pages one band of the output and its source strip may hold together, e.g. 64M, 1G"
+                    + " (default ${DEFAULT-VALUE}); larger reads a transposed source fewer times")
+    String memory;
+
+    @Option(names = "--progress", paramLabel = "WHEN", defaultValue = "auto",
+            description = "the progress bar on stderr: auto (when stderr is a terminal), always, never")
+    String progress;
+
+    @Option(names = "--stats", description = "print per tensor on stderr: bands written, source passes (how many times"
+            + " the source's pages were read: 1.0 is once), seconds")
+    boolean stats;
+
+    @Option(names = "--out", paramLabel = "OUT", required = true,
+            description = "where to write: OUT.npy, OUT.safetensors, a directory, or a raw buffer")
+    String out;
 
     @Override
     public Integer call() {
-        try (Arena arena = Arena.ofConfined()) {
-            String name = tensorName();
-            ArrayShape source = sourceShape(name);
-            ArrayShape target = targetShape(source);
-            boolean npy = TensorFiles.isNpy(out);
-            if (npy) {
-                checkNpyLayout(target);
+        PrintWriter err = spec.commandLine().getErr();
+        try {
+            Path target = Path.of(out);
+            ArrayShape raw = rawShape();
+            checkTensorOption(raw);
+            ConvertRules rules = rules();
+            if (out.endsWith("/") || out.endsWith(java.io.File.separator)) {
+                Files.createDirectories(target);
             }
-            Array a = TensorFiles.readAs(in, name, target.layout(), arena);
-            if (npy) {
-                Npy.write(a, out);
-            } else {
-                try (FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                        StandardOpenOption.TRUNCATE_EXISTING)) {
-                    var b = a.segment().asSlice(0, target.bufferSize()).asByteBuffer();
-                    while (b.hasRemaining()) {
-                        ch.write(b);
+            ConvertOptions options = ConvertOptions.defaults().withMemory(memoryBytes()).withRawShape(raw);
+            ProgressBar[] bar = {null};
+            long[] last = {0};
+            if (showProgress()) {
+                options = options.withProgress((name, done, total) -> {
+                    long now = System.nanoTime();
+                    if (bar[0] == null) {
+                        bar[0] = new ProgressBar(err, total, true);
                     }
+                    if (done >= total || now - last[0] > 100_000_000L) {
+                        bar[0].bytes(done, name);
+                        last[0] = now;
+                    }
+                });
+            }
+            long start = System.nanoTime();
+            ConvertReport report = TensorFiles.convert(in, target, rules, options);
+            if (bar[0] != null) {
+                bar[0].finish();
+            }
+            if (stats) {
+                for (ConvertReport.Tensor t : report.tensors()) {
+                    err.println(String.format(Locale.ROOT, "%s: %d bands, source passes %.2f", t.name(), t.bands(),
+                            t.sourcePasses()));
+                }
+                err.println(String.format(Locale.ROOT, "%d bytes in %.2f s", report.bytes(),
+                        (System.nanoTime() - start) / 1e9));
+                err.flush();
+            }
+            PrintWriter o = spec.commandLine().getOut();
+            if (report.tensors().size() == 1) {
+                o.println(report.tensors().getFirst().to());
+            } else {
+                for (ConvertReport.Tensor t : report.tensors()) {
+                    o.println(t.name() + " " + t.to());
                 }
             }
-            spec.commandLine().getOut().println(a.shape());
-            spec.commandLine().getOut().flush();
+            o.flush();
             return Main.OK;
         } catch (TensorFormatException e) {
             throw new BadInputException("bad tensor file: " + e.getMessage());
+        } catch (NoSuchFileException e) {
+            throw new BadInputException("no such file or directory: " + e.getFile()
+                    + (e.getReason() != null ? " (" + e.getReason() + ")" : ""));
+        } catch (AccessDeniedException e) {
+            throw new BadInputException("permission denied: " + e.getFile());
+        } catch (FileSystemException e) {
+            throw new BadInputException("cannot read or write " + e.getFile() + ": " + e.getReason());
         } catch (IOException e) {
-            throw new BadInputException("cannot read or write: " + e);
-        }
-    }
-
-    private String tensorName() throws IOException {
-        if (TensorFiles.isNpy(in) || tensor != null) {
-            return tensor;
-        }
-        SafeTensorsHeader h = SafeTensors.readHeader(in);
-        if (h.tensors().size() != 1) {
-            throw new BadInputException("--tensor is needed: " + in + " has " + h.tensors().size() + " tensors "
-                    + h.tensors().stream().map(SafeTensorsHeader.Entry::name).toList());
-        }
-        return h.tensors().getFirst().name();
-    }
-
-    private ArrayShape sourceShape(String name) throws IOException {
-        if (TensorFiles.isNpy(in)) {
-            return Npy.readHeader(in).shape();
-        }
-        SafeTensorsHeader.Entry e = SafeTensors.readHeader(in).entry(name);
-        if (e == null) {
-            throw new BadInputException("no tensor '" + name + "' in " + in);
-        }
-        return e.shape();
-    }
-
-    private ArrayShape targetShape(ArrayShape source) {
-        if (layout == null) {
-            return source.withLayout(Layout.rowMajor(source.rank()));
-        }
-        String text = source.toStringWithoutLayout() + layout.strip();
-        try {
-            if (!layout.strip().startsWith("{") || !(Shape.parse(text) instanceof ArrayShape s)) {
-                throw new BadInputException("--layout: expected a layout in braces such as '{1,0:T(8,128)(2,1)}', got '"
-                        + layout + "'");
-            }
-            return s;
-        } catch (ShapeParseException e) {
-            throw new BadInputException("--layout: '" + layout + "' is not a layout for " + source.toStringWithoutLayout()
-                    + ": " + e.expected() + " (at offset " + Math.max(0, e.offset() - source.toStringWithoutLayout().length())
-                    + " of the layout)");
+            throw new BadInputException("cannot read or write: " + e.getMessage());
         } catch (IllegalArgumentException e) {
-            throw new BadInputException("--layout: '" + layout + "' does not fit " + source.toStringWithoutLayout() + ": "
-                    + e.getMessage());
+            throw new BadInputException(e.getMessage());
         }
     }
 
-    private static void checkNpyLayout(ArrayShape target) {
-        Layout l = target.layout();
-        int rank = target.rank();
-        boolean plain = !l.isTiled() && !l.hasPaddedDimensions() && l.elementSizeInBits() == 0;
-        boolean order = Arrays.equals(l.minorToMajor(), Layout.rowMajor(rank).minorToMajor())
-                || Arrays.equals(l.minorToMajor(), Layout.columnMajor(rank).minorToMajor());
-        if (!plain || !order) {
-            throw new BadInputException("--layout: " + l + " cannot be an .npy file, which holds only row-major (C) or"
-                    + " column-major (Fortran) data; write a raw buffer instead");
+    private boolean showProgress() {
+        return switch (progress.toLowerCase(Locale.ROOT)) {
+            case "always" -> true;
+            case "never" -> false;
+            case "auto" -> ProgressBar.onTerminal();
+            default -> throw new BadInputException("--progress: expected auto, always or never, got '" + progress + "'");
+        };
+    }
+
+    private ArrayShape rawShape() {
+        if (shape == null) {
+            return null;
         }
-        if (!Npy.supports(target.elementType())) {
-            throw new BadInputException("--out: " + target.elementType() + " has no .npy dtype; write a raw buffer instead");
+        try {
+            if (Shape.parse(shape.strip()) instanceof ArrayShape s) {
+                return s;
+            }
+            throw new BadInputException("--shape: expected an array shape such as 'f32[8,128]{1,0:T(8,128)}', got '"
+                    + shape + "'");
+        } catch (ShapeParseException e) {
+            throw new BadInputException("--shape: '" + shape + "' is not a shape: " + e.expected() + " (at offset "
+                    + e.offset() + ")");
         }
-        if (l.memorySpace() != 0) {
-            throw new BadInputException("--layout: an .npy file has no memory space (S(" + l.memorySpace() + "))");
+    }
+
+    /** --tensor picks one tensor of a file that has several; an .npy or raw input has one, so it is refused there. */
+    private void checkTensorOption(ArrayShape raw) throws IOException {
+        boolean single = raw != null || (TensorFiles.isNpy(in) && !Files.isDirectory(in));
+        if (tensor != null && single) {
+            throw new BadInputException("--tensor: " + in + " is " + (raw != null ? "a raw buffer" : "an .npy file")
+                    + ", which holds one array; leave --tensor out");
+        }
+        boolean oneOut = !out.endsWith("/") && !Files.isDirectory(Path.of(out))
+                && !out.toLowerCase(Locale.ROOT).endsWith(".safetensors");
+        if (tensor == null && oneOut && !single && Files.isRegularFile(in)
+                && in.toString().toLowerCase(Locale.ROOT).endsWith(".safetensors")) {
+            SafeTensorsHeader h = SafeTensors.readHeader(in);
+            if (h.tensors().size() > 1) {
+                throw new BadInputException("--tensor is needed: " + out + " holds one tensor and " + in + " has "
+                        + h.tensors().size() + " " + h.tensors().stream().map(SafeTensorsHeader.Entry::name).toList()
+                        + " (or write .safetensors or a directory)");
+            }
+        }
+    }
+
+    private ConvertRules rules() {
+        ConvertRules rules = ConvertRules.all();
+        if (tensor != null) {
+            rules = rules.only(tensor);
+        }
+        for (String t : types) {
+            int eq = t.lastIndexOf('=');
+            String name = t.substring(eq + 1).strip();
+            ElementType type;
+            try {
+                type = ElementType.fromName(name.toLowerCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException("--type: '" + name + "' is not an element type (e.g. f32, bf16, f16, s8)");
+            }
+            rules = eq < 0 ? rules.floatType(type) : rules.type(t.substring(0, eq), type);
+        }
+        for (String l : layouts) {
+            int eq = l.lastIndexOf('=');
+            String glob = eq < 0 ? "*" : l.substring(0, eq);
+            String text = l.substring(eq + 1).strip();
+            if (text.startsWith("{")) {
+                rules = rules.layout(glob, text);
+                continue;
+            }
+            try {
+                if (!(Shape.parse(text) instanceof ArrayShape s)) {
+                    throw new BadInputException("--layout: expected a layout in braces such as '{1,0:T(8,128)(2,1)}'"
+                            + " or an array shape, got '" + text + "'");
+                }
+                rules = rules.shape(glob, s);
+            } catch (ShapeParseException e) {
+                throw new BadInputException("--layout: expected a layout in braces such as '{1,0:T(8,128)(2,1)}' or"
+                        + " the full shape text convert prints, got '" + text + "' (" + e.expected() + " at offset "
+                        + e.offset() + ")");
+            }
+        }
+        return rules;
+    }
+
+    private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kKmMgGtT]?)(i?[bB])?");
+
+    private long memoryBytes() {
+        Matcher m = SIZE.matcher(memory.strip());
+        if (!m.matches()) {
+            throw new BadInputException("--memory: expected a size such as 256M, 1G or 1048576, got '" + memory + "'");
+        }
+        int shift = switch (m.group(2).toUpperCase(Locale.ROOT)) {
+            case "K" -> 10;
+            case "M" -> 20;
+            case "G" -> 30;
+            case "T" -> 40;
+            default -> 0;
+        };
+        try {
+            long v = Math.multiplyExact(Long.parseLong(m.group(1)), 1L << shift);
+            if (v < ConvertOptions.MIN_MEMORY) {
+                throw new BadInputException("--memory: at least 1M, got '" + memory + "'");
+            }
+            return v;
+        } catch (ArithmeticException | NumberFormatException e) {
+            throw new BadInputException("--memory: '" + memory + "' is too large");
         }
     }
 }

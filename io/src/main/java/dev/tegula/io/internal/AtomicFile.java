@@ -12,6 +12,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -75,6 +78,7 @@ public final class AtomicFile implements Closeable {
         Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
         LIVE.add(tmp);
         try {
+            permissions(abs, tmp);
             FileChannel ch = FileChannel.open(tmp, StandardOpenOption.READ, StandardOpenOption.WRITE);
             return new AtomicFile(abs, tmp, ch);
         } catch (IOException | RuntimeException e) {
@@ -82,6 +86,19 @@ public final class AtomicFile implements Closeable {
             Files.deleteIfExists(tmp);
             throw e;
         }
+    }
+
+    /**
+     * Gives the temporary (created owner-only) the permissions of the target it replaces, or
+     * {@code rw-r--r--} for a new file, as a plain create would under the usual umask.
+     */
+    private static void permissions(Path target, Path tmp) throws IOException {
+        if (!Files.getFileStore(tmp).supportsFileAttributeView(PosixFileAttributeView.class)) {
+            return;
+        }
+        Set<PosixFilePermission> p = Files.exists(target) ? Files.getPosixFilePermissions(target)
+                : PosixFilePermissions.fromString("rw-r--r--");
+        Files.setPosixFilePermissions(tmp, p);
     }
 
     /** {@return the file the bytes go to until {@link #commit()}} */

@@ -1,0 +1,385 @@
+package dev.tegula.io;
+
+import dev.tegula.core.ArrayShape;
+import dev.tegula.core.Layout;
+import dev.tegula.core.Tile;
+import dev.tegula.ffm.Array;
+import dev.tegula.io.internal.NativeFiles;
+import dev.tegula.vector.Relayout;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.ExecutorService;
+import java.util.function.LongConsumer;
+
+/**
+ * One tensor relayouted from a source array (usually a read-only file mapping) into a destination
+ * array over a read-write file mapping, band by band over the destination, so that the pages the
+ * sweep holds stay near a budget whatever the tensor's size. No anonymous buffer is allocated: the
+ * relayout engine writes straight into the mapping.
+ *
+ * <p>A band is a slice of the destination along its physically most major dimension (tile-row
+ * aligned for tiled layouts), as large as half the budget allows, rounded so that a source strip
+ * starts on a page where the source's stride allows it; where one index of that dimension is
+ * already over the budget, each index is swept on its own along the next dimension. The same slice
+ * of the source is its strip. Before a band, a contiguous strip is announced to the kernel
+ * (sequential, will-need) and a scattered one marked random (no read-ahead of pages the band does
+ * not use) with each of its runs of half a page or more asked for ahead (will-need); after it, the strip and the band are dropped from the process ({@code madvise}
+ * don't-need), the band's writeback is started, and the band before it waited for, so that dirty
+ * pages stay within about two bands. Where a view cannot be cut (a tiling that does not allow the
+ * slice), the rest of the tensor is one band.
+ *
+ * <p>The source passes of a sweep are the source pages its strips touch, summed over the bands,
+ * divided by the source's pages: 1.0 when every page is read once.
+ */
+final class BandedCopy {
+    /** What a sweep did. */
+    record Result(int bands, double sourcePasses) {
+    }
+
+    private final long budget;
+    private final ExecutorService executor;
+    private final int parallelism;
+    private final NativeFiles.Descriptor out;
+    private final long outFileOffset;
+    private final MemorySegment dstBase;
+    private final LongConsumer progress;
+    private int bands;
+    private long pagesTouched;
+    private MemorySegment previousBand;
+
+    /**
+     * @param budget        bytes of mapped pages a band and its strip may hold together
+     * @param out           the destination file (for writeback; may be an empty descriptor)
+     * @param outFileOffset where the destination array's segment starts in that file
+     * @param dstBase       the destination array's whole segment
+     * @param progress      told the destination bytes done after each band
+     */
+    BandedCopy(long budget, ExecutorService executor, int parallelism, NativeFiles.Descriptor out, long outFileOffset,
+               MemorySegment dstBase, LongConsumer progress) {
+        this.budget = Math.max(budget, 2 * NativeFiles.PAGE);
+        this.executor = executor;
+        this.parallelism = parallelism;
+        this.out = out;
+        this.outFileOffset = outFileOffset;
+        this.dstBase = dstBase;
+        this.progress = progress;
+    }
+
+    /** Relayouts {@code src} into {@code dst} (same dimensions; types may differ). */
+    Result run(Array src, Array dst) {
+        long srcPages = Math.max(1, pages(src.segment().byteSize()));
+        sweep(src, dst);
+        finishBand(null);
+        return new Result(bands, (double) pagesTouched / srcPages);
+    }
+
+    private void sweep(Array src, Array dst) {
+        long bytes = bytes(dst);
+        if (bytes <= budget / 2) {
+            band(src, dst);
+            return;
+        }
+        int m = majorDim(dst);
+        if (m < 0) {
+            band(src, dst);
+            return;
+        }
+        long extent = dst.shape().dimension(m);
+        long unit = Math.max(1, bytes / extent);
+        long align = tileAlignment(dst.shape(), m);
+        if (align * unit > budget) {
+            if (align > 1) {
+                chunked(src, dst, m, extent, align);
+            } else {
+                for (long i = 0; i < extent; i++) {
+                    Array s = slice(src, m, i, i + 1);
+                    Array d = slice(dst, m, i, i + 1);
+                    if (s == null || d == null) {
+                        rest(src, dst, m, i, extent);
+                        return;
+                    }
+                    sweep(s, d);
+                }
+            }
+            return;
+        }
+        long chunk = Math.max(align, (budget / 2 / unit) / align * align);
+        long first = chunk;
+        long pageRun = pageAlignment(src, m);
+        if (pageRun > 1) {
+            long both = lcm(align, pageRun);
+            if (both * unit <= budget) {
+                chunk = Math.max(both, chunk / both * both);
+                first = chunk;
+                if (align == 1) {
+                    // the source may start inside a page (an .npy's data at byte 128): cut the first
+                    // band short so that every later strip starts on a page
+                    long lead = pageLead(src, m, pageRun);
+                    first = lead > 0 ? lead : chunk;
+                }
+            }
+        }
+        chunked(src, dst, m, extent, chunk, first);
+    }
+
+    /** {@return the indices of dimension {@code dim} before the first one whose source bytes start a page, or 0} */
+    private static long pageLead(Array src, int dim, long pageRun) {
+        long w = src.shape().slotBits() / 8;
+        long stride = Math.abs(src.slotStrides()[dim]) * w;
+        long misalign = Math.floorMod(src.segment().address() + src.slotOffset() * w, NativeFiles.PAGE);
+        if (misalign % stride != 0) {
+            return 0;
+        }
+        return Math.floorMod(pageRun - misalign / stride, pageRun);
+    }
+
+    private void chunked(Array src, Array dst, int m, long extent, long chunk) {
+        chunked(src, dst, m, extent, chunk, chunk);
+    }
+
+    private void chunked(Array src, Array dst, int m, long extent, long chunk, long first) {
+        for (long lo = 0; lo < extent; lo = lo == 0 ? Math.min(extent, first) : lo + chunk) {
+            long hi = Math.min(extent, lo == 0 ? first : lo + chunk);
+            Array s = slice(src, m, lo, hi);
+            Array d = slice(dst, m, lo, hi);
+            if (s == null || d == null) {
+                rest(src, dst, m, lo, extent);
+                return;
+            }
+            band(s, d);
+        }
+    }
+
+    /** The rest of a dimension from {@code lo} as one band, where it cannot be cut finer. */
+    private void rest(Array src, Array dst, int m, long lo, long extent) {
+        Array s = lo == 0 ? src : slice(src, m, lo, extent);
+        Array d = lo == 0 ? dst : slice(dst, m, lo, extent);
+        if (s == null || d == null) {
+            throw new IllegalStateException("cannot cut " + src.shape() + " -> " + dst.shape() + " at " + lo
+                    + " of dimension " + m);
+        }
+        band(s, d);
+    }
+
+    private void band(Array src, Array dst) {
+        MemorySegment strip = span(src);
+        boolean contiguous = strip.byteSize() <= 2 * Math.max(bytes(src), NativeFiles.PAGE);
+        if (contiguous) {
+            NativeFiles.advise(strip, NativeFiles.SEQUENTIAL);
+            NativeFiles.advise(strip, NativeFiles.WILL_NEED);
+            pagesTouched += pagesTouched(src, strip, false);
+        } else {
+            // a scattered strip: no read-around of pages the band does not use, but each run asked for ahead
+            NativeFiles.advise(strip, NativeFiles.RANDOM);
+            pagesTouched += pagesTouched(src, strip, true);
+        }
+        if (src.shape().elementCount() > 0) {
+            Relayout.plan(src, dst).execute(src, dst, executor, parallelism);
+        }
+        NativeFiles.advise(strip, NativeFiles.DONT_NEED);
+        bands++;
+        MemorySegment written = span(dst);
+        finishBand(written);
+        progress.accept(written.byteSize());
+    }
+
+    /** Starts writeback of {@code band} (null: the end), waits for the band before it and drops it. */
+    private void finishBand(MemorySegment band) {
+        if (band != null) {
+            NativeFiles.startWriteback(out, fileOffset(band), band.byteSize());
+        }
+        MemorySegment prev = previousBand;
+        if (prev != null) {
+            NativeFiles.waitWriteback(out, fileOffset(prev), prev.byteSize());
+            NativeFiles.advise(prev, NativeFiles.DONT_NEED);
+            NativeFiles.dropCache(out, fileOffset(prev), prev.byteSize());
+        }
+        previousBand = band;
+    }
+
+    private long fileOffset(MemorySegment band) {
+        return outFileOffset + (band.address() - dstBase.address());
+    }
+
+    /** {@return the view, or null where the layout does not allow this slice} */
+    private static Array slice(Array a, int dim, long lo, long hi) {
+        try {
+            return a.slice(dim, lo, hi);
+        } catch (IllegalArgumentException | UnsupportedOperationException e) {
+            return null;
+        }
+    }
+
+    /** {@return the physically most major dimension of extent > 1, or -1} */
+    private static int majorDim(Array a) {
+        long[] strides = a.slotStrides();
+        ArrayShape s = a.shape();
+        if (strides != null) {
+            int best = -1;
+            for (int d = 0; d < strides.length; d++) {
+                if (s.dimension(d) > 1 && (best < 0 || Math.abs(strides[d]) > Math.abs(strides[best]))) {
+                    best = d;
+                }
+            }
+            return best;
+        }
+        int[] m2m = s.layout().minorToMajor();
+        for (int k = m2m.length - 1; k >= 0; k--) {
+            if (s.dimension(m2m[k]) > 1) {
+                return m2m[k];
+            }
+        }
+        return -1;
+    }
+
+    /** {@return the first tile's extent along dimension {@code dim} (1 where no tile reaches it)} */
+    private static long tileAlignment(ArrayShape s, int dim) {
+        Layout l = s.layout();
+        if (!l.isTiled()) {
+            return 1;
+        }
+        Tile t = l.tiles().getFirst();
+        int rank = s.rank();
+        int[] m2m = l.minorToMajor();
+        int position = 0;   // physical position, 0 = most major
+        for (int k = 0; k < rank; k++) {
+            if (m2m[rank - 1 - k] == dim) {
+                position = k;
+            }
+        }
+        int first = rank - t.rank();
+        if (position < first) {
+            return 1;
+        }
+        long e = t.dimension(position - first);
+        return e > 0 ? e : 1;
+    }
+
+    /** {@return indices of dimension {@code dim} that make a whole number of pages of the source, or 1} */
+    private static long pageAlignment(Array src, int dim) {
+        long[] strides = src.slotStrides();
+        long bits = src.shape().slotBits();
+        if (strides == null || bits % 8 != 0) {
+            return 1;
+        }
+        long stride = Math.abs(strides[dim]) * (bits / 8);
+        if (stride == 0 || stride >= NativeFiles.PAGE || NativeFiles.PAGE % stride != 0) {
+            return 1;
+        }
+        return NativeFiles.PAGE / stride;
+    }
+
+    private static long lcm(long a, long b) {
+        long x = a;
+        long y = b;
+        while (y != 0) {
+            long t = x % y;
+            x = y;
+            y = t;
+        }
+        return a / x * b;
+    }
+
+    /** {@return the bytes the array's elements span in its segment} */
+    static MemorySegment span(Array a) {
+        long[] strides = a.slotStrides();
+        MemorySegment seg = a.segment();
+        ArrayShape s = a.shape();
+        if (strides == null) {
+            return seg.asSlice(0, Math.min(seg.byteSize(), s.bufferSize()));
+        }
+        if (s.elementCount() == 0) {
+            return seg.asSlice(0, 0);
+        }
+        long bits = s.slotBits();
+        long lo = a.slotOffset();
+        long hi = a.slotOffset();
+        for (int d = 0; d < strides.length; d++) {
+            long reach = (s.dimension(d) - 1) * strides[d];
+            if (reach < 0) {
+                lo += reach;
+            } else {
+                hi += reach;
+            }
+        }
+        long from = lo * bits / 8;
+        long to = Math.min(seg.byteSize(), ((hi + 1) * bits + 7) / 8);
+        return seg.asSlice(from, to - from);
+    }
+
+    /** {@return the bytes of the elements of {@code a} (its buffer for a tiled array)} */
+    private static long bytes(Array a) {
+        if (a.slotStrides() == null) {
+            return a.shape().bufferSize();
+        }
+        return (a.shape().elementCount() * a.shape().slotBits() + 7) / 8;
+    }
+
+    private static long pages(long bytes) {
+        return (bytes + NativeFiles.PAGE - 1) / NativeFiles.PAGE;
+    }
+
+    /** The most runs counted one by one; past it a strip counts as its whole span. */
+    private static final long RUN_LIMIT = 1 << 22;
+
+    /** {@return the source pages a strip touches: counted run by run for strided views, else its span} */
+    private static long pagesTouched(Array src, MemorySegment strip, boolean willNeed) {
+        long[] strides = src.slotStrides();
+        long bits = src.shape().slotBits();
+        long spanPages = pagesOf(strip.address(), strip.byteSize());
+        if (strides == null || bits % 8 != 0 || src.shape().elementCount() == 0) {
+            return spanPages;
+        }
+        long w = bits / 8;
+        long[] dims = src.shape().dimensions();
+        int rank = dims.length;
+        Integer[] order = new Integer[rank];
+        for (int d = 0; d < rank; d++) {
+            order[d] = d;
+        }
+        java.util.Arrays.sort(order, (x, y) -> Long.compare(Math.abs(strides[x]), Math.abs(strides[y])));
+        long run = 1;
+        int k = 0;
+        while (k < rank && (dims[order[k]] == 1 || strides[order[k]] == run)) {
+            run *= dims[order[k]];
+            k++;
+        }
+        long runs = src.shape().elementCount() / run;
+        if (runs > RUN_LIMIT) {
+            return spanPages;
+        }
+        long runBytes = run * w;
+        long base = src.segment().address() + src.slotOffset() * w;
+        long[] idx = new long[rank];
+        long total = 0;
+        long lastPage = Long.MIN_VALUE;
+        for (long r = 0; r < runs; r++) {
+            long off = 0;
+            for (int j = k; j < rank; j++) {
+                off += idx[order[j]] * strides[order[j]];
+            }
+            long start = base + off * w;
+            long first = Math.floorDiv(start, NativeFiles.PAGE);
+            long last = Math.floorDiv(start + runBytes - 1, NativeFiles.PAGE);
+            total += last - first + 1 - (first == lastPage ? 1 : 0);
+            lastPage = last;
+            if (willNeed && runBytes >= NativeFiles.PAGE / 2) {
+                NativeFiles.advise(start, runBytes, NativeFiles.WILL_NEED);
+            }
+            for (int j = k; j < rank; j++) {
+                int d = order[j];
+                if (++idx[d] < dims[d]) {
+                    break;
+                }
+                idx[d] = 0;
+            }
+        }
+        return Math.min(total, spanPages);
+    }
+
+    private static long pagesOf(long address, long size) {
+        if (size == 0) {
+            return 0;
+        }
+        return Math.floorDiv(address + size - 1, NativeFiles.PAGE) - Math.floorDiv(address, NativeFiles.PAGE) + 1;
+    }
+}

@@ -1,0 +1,58 @@
+package dev.tegula.io;
+
+import dev.tegula.core.ArrayShape;
+import java.util.Objects;
+
+/**
+ * How {@link TensorFiles#convert} works: its memory budget, progress listener, the shape of a raw
+ * input and the threads it may use. Immutable; the {@code with...} methods return copies.
+ *
+ * @param memoryBytes  bytes of file pages one band of the output and its source strip may hold
+ *                     together (default {@value #DEFAULT_MEMORY}); the conversion allocates no
+ *                     anonymous buffer of a tensor's size, so this bounds its working set, not a heap
+ * @param progress     told the bytes written after each band
+ * @param rawShape     the full shape (with layout) of a raw input file; null when the input has a format
+ * @param parallelism  threads a large band may be shared between (1: the calling thread only)
+ */
+public record ConvertOptions(long memoryBytes, ConvertProgress progress, ArrayShape rawShape, int parallelism) {
+    /** The default memory budget: 256 MiB. */
+    public static final long DEFAULT_MEMORY = 256L << 20;
+    /** The smallest budget accepted: 1 MiB. */
+    public static final long MIN_MEMORY = 1L << 20;
+
+    /** @throws IllegalArgumentException if the budget is under 1 MiB or parallelism under 1 */
+    public ConvertOptions {
+        Objects.requireNonNull(progress, "progress");
+        if (memoryBytes < MIN_MEMORY) {
+            throw new IllegalArgumentException("memoryBytes: at least " + MIN_MEMORY + " bytes (1 MiB), got " + memoryBytes);
+        }
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("parallelism: at least 1, got " + parallelism);
+        }
+    }
+
+    /** {@return the defaults: 256 MiB, no progress, no raw shape, every available processor} */
+    public static ConvertOptions defaults() {
+        return new ConvertOptions(DEFAULT_MEMORY, ConvertProgress.NONE, null, Runtime.getRuntime().availableProcessors());
+    }
+
+    /** {@return these options with a memory budget of {@code bytes}} */
+    public ConvertOptions withMemory(long bytes) {
+        return new ConvertOptions(bytes, progress, rawShape, parallelism);
+    }
+
+    /** {@return these options with a progress listener} */
+    public ConvertOptions withProgress(ConvertProgress listener) {
+        return new ConvertOptions(memoryBytes, listener, rawShape, parallelism);
+    }
+
+    /** {@return these options reading the input as a raw buffer of {@code shape} (its layout included)} */
+    public ConvertOptions withRawShape(ArrayShape shape) {
+        return new ConvertOptions(memoryBytes, progress, shape, parallelism);
+    }
+
+    /** {@return these options with up to {@code threads} threads} */
+    public ConvertOptions withParallelism(int threads) {
+        return new ConvertOptions(memoryBytes, progress, rawShape, threads);
+    }
+}

@@ -1,0 +1,67 @@
+package dev.tegula.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tegula.core.ArrayShape;
+import dev.tegula.core.ElementType;
+import dev.tegula.ffm.Array;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.foreign.Arena;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A conversion killed part-way (SIGTERM, as Ctrl-C's shutdown) leaves the old target and no temporary. */
+class ConvertInterruptTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void killedPartWayLeavesTheOldTargetAndNoTemporary() throws Exception {
+        Path in = dir.resolve("a.npy");
+        try (Arena arena = Arena.ofConfined()) {
+            Array a = Array.allocate(arena, ArrayShape.of(ElementType.F32, 2048, 1024));   // 8 MiB: 16+ bands
+            a.fill(1.5);
+            Npy.write(a, in);
+        }
+        Path out = dir.resolve("keep.bin");
+        Files.writeString(out, "old contents");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(java, "--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), ConvertChild.class.getName(), in.toString(), out.toString())
+                .redirectErrorStream(true).start();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            boolean started = false;
+            while ((line = r.readLine()) != null) {
+                if (line.equals("started")) {
+                    started = true;
+                    break;
+                }
+            }
+            assertTrue(started, "the child never started converting");
+            try (Stream<Path> s = Files.list(dir)) {
+                assertTrue(s.anyMatch(f -> f.getFileName().toString().endsWith(".tmp")), "no temporary while converting");
+            }
+            p.destroy();   // SIGTERM: the JVM runs its shutdown hooks, as on Ctrl-C
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the child did not exit");
+        } finally {
+            p.destroyForcibly();
+        }
+        assertNotEquals(0, p.exitValue());
+        assertEquals("old contents", Files.readString(out));
+        try (Stream<Path> s = Files.list(dir)) {
+            List<Path> left = s.filter(f -> f.getFileName().toString().endsWith(".tmp")).toList();
+            assertTrue(left.isEmpty(), "temporaries left: " + left);
+        }
+    }
+}
