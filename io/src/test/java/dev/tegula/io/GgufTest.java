@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -36,10 +35,18 @@ class GgufTest {
     static final List<String> BLOCK_TYPES = List.of("Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0", "Q2_K", "Q3_K", "Q4_K",
             "Q5_K", "Q6_K");
 
-    @TempDir
-    static Path dir;
+    private static Path dir;
 
-    static Path fixture(String name) {
+    /** {@return the committed fixture {@code gguf/NAME} copied to a temporary directory (once per JVM)} */
+    static synchronized Path fixture(String name) {
+        try {
+            if (dir == null) {
+                dir = Files.createTempDirectory("gguf-fixtures");
+                dir.toFile().deleteOnExit();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         Path p = dir.resolve(name);
         if (Files.exists(p)) {
             return p;
@@ -49,6 +56,7 @@ class GgufTest {
                 throw new IllegalStateException("missing fixture gguf/" + name);
             }
             Files.copy(in, p);
+            p.toFile().deleteOnExit();
             return p;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
