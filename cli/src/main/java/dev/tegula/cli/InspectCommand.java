@@ -22,7 +22,7 @@ import java.util.concurrent.Callable;
                         + " in all above rank 2) also get a picture of the slot each element occupies."
                         + " Tuples and buffers describe their elements.",
                 "An existing file ending .npy or .safetensors lists its tensors: names, shapes with layouts, dtypes and"
-                        + " sizes."},
+                        + " sizes; a .gguf file also its metadata (long arrays cut) and each tensor's type and offset."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:success", "1:internal error", "2:not a shape, an invalid shape, or a bad tensor file"})
 final class InspectCommand implements Callable<Integer> {
@@ -31,7 +31,7 @@ final class InspectCommand implements Callable<Integer> {
 
     @Parameters(arity = "1..*", paramLabel = "SHAPE|FILE",
             description = "XLA shape text, e.g. 'bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}' (quote it),"
-                    + " or a .npy / .safetensors file")
+                    + " or a .npy / .safetensors / .gguf file")
     List<String> shape;
 
     @Override
