@@ -2,6 +2,7 @@ package dev.tegula.io;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
+import dev.tegula.core.Layout;
 import dev.tegula.ffm.Array;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -96,6 +97,23 @@ public final class Gguf {
      */
     public static Array readAs(Path path, String name, ArrayShape target, Arena arena) throws IOException {
         return readAs(path, name, target, arena, null, 1);
+    }
+
+    /**
+     * {@return the tensor {@code name} as a new array in {@code layout} from {@code arena}: a plain
+     * tensor keeps its element type, a block-quantized one becomes f32} See
+     * {@link #readAs(Path, String, ArrayShape, Arena)}.
+     */
+    public static Array readAs(Path path, String name, Layout layout, Arena arena) throws IOException {
+        Objects.requireNonNull(layout, "layout");
+        GgufTensorInfo t = readHeader(path).tensor(name);
+        if (t == null) {
+            try (Arena a = Arena.ofConfined()) {
+                open(path, a).tensor(name);   // throws, naming the tensors the file has
+            }
+        }
+        ElementType type = t.type().elementType() != null ? t.type().elementType() : ElementType.F32;
+        return readAs(path, name, ArrayShape.of(type, t.dimensions()).withLayout(layout), arena);
     }
 
     /**

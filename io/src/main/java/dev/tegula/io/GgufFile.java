@@ -52,6 +52,10 @@ public final class GgufFile {
     }
 
     private GgufTensor view(GgufTensorInfo t) {
+        if (t.byteSize() == 0) {
+            // no bytes: the data section may even start past the end of the file
+            return new GgufTensor(t, file.asSlice(file.byteSize(), 0), name);
+        }
         return new GgufTensor(t, file.asSlice(header.dataOffset() + t.offset(), t.byteSize()), name);
     }
 }
