@@ -250,8 +250,9 @@ public final class Dequantize {
             if ((count - 1) * chunkBytes + tailShape.bufferSize() != shape.bufferSize()) {
                 return null;
             }
-            RelayoutPlan full = Relayout.plan(ArrayShape.of(ElementType.F32, fullShape.dimensions()), fullShape);
-            RelayoutPlan tail = Relayout.plan(ArrayShape.of(ElementType.F32, tailShape.dimensions()), tailShape);
+            ElementType scratchType = shape.elementType().isComplex() ? ElementType.F32 : shape.elementType();
+            RelayoutPlan full = Relayout.plan(ArrayShape.of(scratchType, fullShape.dimensions()), fullShape);
+            RelayoutPlan tail = Relayout.plan(ArrayShape.of(scratchType, tailShape.dimensions()), tailShape);
             return new Chunks(dims, axis, chunk, count, chunkBytes, full, tail, fullShape, tailShape);
         }
 
@@ -272,14 +273,21 @@ public final class Dequantize {
             return Math.multiplyExact(a / x, b);
         }
 
-        /** Dequantizes and moves chunks {@code [from, to)}. */
+        /**
+         * Dequantizes and moves chunks {@code [from, to)}. Each row goes to f32 (in place for an f32
+         * destination, else into a one-row buffer converted into the scratch in the destination's type),
+         * so the plan that lays a chunk out moves elements of one type.
+         */
         void execute(QuantBlock q, MemorySegment src, MemorySegment dst, long from, long to) {
             int rank = dims.length;
             long cols = dims[rank - 1];
             long bytesPerBlock = q.blockBytes();
             long bs = q.blockSize();
+            ElementType type = full.from().elementType();
+            long slotBits = full.from().storageBitsPerElement();
             try (Arena arena = Arena.ofConfined()) {
-                MemorySegment scratch = arena.allocate(fullShape.elementCount() * 4, 64);
+                MemorySegment scratch = arena.allocate(full.from().bufferSize(), 64);
+                MemorySegment row = type == ElementType.F32 ? null : arena.allocate(cols * 4, 64);
                 long[] idx = new long[rank];
                 for (long k = from; k < to; k++) {
                     boolean isTail = k == count - 1;
@@ -292,8 +300,13 @@ public final class Dequantize {
                         long blocks = cd[axis] / bs;
                         long rowBytes = cols / bs * bytesPerBlock;
                         for (long r = 0; r < rows; r++) {
-                            DequantizeKernels.run(q, src, r * rowBytes + start / bs * bytesPerBlock, scratch,
-                                    r * cd[axis] * 4, blocks);
+                            long srcOff = r * rowBytes + start / bs * bytesPerBlock;
+                            if (row == null) {
+                                DequantizeKernels.run(q, src, srcOff, scratch, r * cd[axis] * 4, blocks);
+                            } else {
+                                DequantizeKernels.run(q, src, srcOff, row, 0, blocks);
+                                DequantizeKernels.convert(row, type, slotBits, scratch, r * cd[axis], cd[axis]);
+                            }
                         }
                     } else {
                         // whole rows; walk the chunk's row indices (all dimensions but the last)
@@ -306,7 +319,12 @@ public final class Dequantize {
                             for (int d = 0; d < rank - 1; d++) {
                                 srcRow = srcRow * dims[d] + idx[d] + (d == axis ? start : 0);
                             }
-                            DequantizeKernels.run(q, src, srcRow * rowBytes, scratch, r * cols * 4, blocks);
+                            if (row == null) {
+                                DequantizeKernels.run(q, src, srcRow * rowBytes, scratch, r * cols * 4, blocks);
+                            } else {
+                                DequantizeKernels.run(q, src, srcRow * rowBytes, row, 0, blocks);
+                                DequantizeKernels.convert(row, type, slotBits, scratch, r * cols, cols);
+                            }
                             for (int d = rank - 2; d >= 0; d--) {
                                 if (++idx[d] < cd[d]) {
                                     break;
@@ -316,8 +334,8 @@ public final class Dequantize {
                         }
                     }
                     long bytes = cs.bufferSize();
-                    (isTail ? tail : full).execute(scratch.asSlice(0, cs.elementCount() * 4),
-                            dst.asSlice(k * chunkBytes, bytes));
+                    RelayoutPlan plan = isTail ? tail : full;
+                    plan.execute(scratch.asSlice(0, plan.from().bufferSize()), dst.asSlice(k * chunkBytes, bytes));
                 }
             }
         }

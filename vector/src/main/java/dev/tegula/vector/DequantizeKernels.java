@@ -1,10 +1,14 @@
 package dev.tegula.vector;
 
+import dev.tegula.core.ElementType;
+import dev.tegula.ffm.codec.BFloat16;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
@@ -50,6 +54,40 @@ final class DequantizeKernels {
     private static ByteVector bits(ByteVector v, int shift, int mask) {
         return v.lanewise(VectorOperators.LSHR, shift).and((byte) mask);
     }
+
+    private static final VectorSpecies<Integer> I = F.length() == 16 ? IntVector.SPECIES_512 : IntVector.SPECIES_256;
+    private static final VectorSpecies<Short> S = F.length() == 16 ? ShortVector.SPECIES_256 : ShortVector.SPECIES_128;
+
+    /**
+     * Converts {@code n} f32 values at {@code floats[0]} into elements of {@code type} ({@code slotBits}
+     * per slot, a multiple of 8) at slots {@code [slot, slot + n)} of {@code dst}, rounding exactly as the
+     * relayout engine does: bf16 with Vector API lanes (nearest even, NaN kept quiet, as
+     * {@code BFloat16.fromFloat}), any other type element by element through its conversion.
+     */
+    static void convert(MemorySegment floats, ElementType type, long slotBits, MemorySegment dst, long slot, long n) {
+        if (type == ElementType.BF16) {
+            long i = 0;
+            for (; i <= n - L; i += L) {
+                IntVector bits = FloatVector.fromMemorySegment(F, floats, 4 * i, LE).reinterpretAsInts();
+                VectorMask<Integer> nan = bits.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000);
+                IntVector rounded = bits.add(0x7FFF).add(bits.lanewise(VectorOperators.LSHR, 16).and(1))
+                        .lanewise(VectorOperators.LSHR, 16);
+                IntVector quiet = bits.lanewise(VectorOperators.LSHR, 16).or(0x0040);
+                rounded.blend(quiet, nan).convertShape(VectorOperators.I2S, S, 0)
+                        .intoMemorySegment(dst, 2 * (slot + i), LE);
+            }
+            for (; i < n; i++) {
+                dst.set(ValueLayout.JAVA_SHORT_UNALIGNED, 2 * (slot + i), BFloat16.fromFloat(floats.get(F32, 4 * i)));
+            }
+            return;
+        }
+        for (long i = 0; i < n; i++) {
+            long raw = Integer.toUnsignedLong(floats.get(ValueLayout.JAVA_INT_UNALIGNED, 4 * i));
+            RawElements.write(dst, slot + i, slotBits, RawElements.convert(ElementType.F32, type, raw));
+        }
+    }
+
+    private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
 
     /** Dequantizes {@code blocks} blocks of {@code q} at {@code src[srcOff]} to f32 at {@code dst[dstOff]}. */
     static void run(QuantBlock q, MemorySegment src, long srcOff, MemorySegment dst, long dstOff, long blocks) {
