@@ -136,12 +136,21 @@ public final class Dequantize {
         }
         int tasks = executor == null || parallelism <= 1 || !dst.segment().isAccessibleBy(PROBE)
                 ? 1 : parallelism;
+        long rows = elements / cols;
+        long blocksPerRow = cols / q.blockSize();
         ArrayShape f32 = ArrayShape.of(ElementType.F32, dims);
         if (shape.equals(f32) && Relayout.isDense(dst)) {
-            long rows = elements / cols;
-            long blocksPerRow = cols / q.blockSize();
             run(tasks, executor, rows, (from, to) -> toFloats(q, src, from * blocksPerRow * q.blockBytes(),
                     dst.segment(), from * cols * 4, (to - from) * blocksPerRow));
+            return;
+        }
+        if (shape.equals(ArrayShape.of(ElementType.BF16, dims)) && Relayout.isDense(dst)) {
+            run(tasks, executor, rows, (from, to) -> bf16Rows(q, src, dst.segment(), cols, from, to));
+            return;
+        }
+        if (dims.length == 2 && shape.equals(ArrayShape.of(ElementType.BF16, dims).withLayout(BF16_T8X128_2X1))
+                && dims[0] % 8 == 0 && cols % 128 == 0 && Relayout.isDense(dst)) {
+            run(tasks, executor, dims[0] / 8, (from, to) -> bf16Tiles(q, src, dst.segment(), cols, from, to));
             return;
         }
         Chunks chunks = Relayout.isDense(dst) ? Chunks.of(q, shape) : null;
@@ -154,6 +163,44 @@ public final class Dequantize {
             return;
         }
         run(tasks, executor, chunks.count(), (from, to) -> chunks.execute(q, src, dst.segment(), from, to));
+    }
+
+    /** {@code {1,0:T(8,128)(2,1)}}, the TPU layout of bf16 matrices, written by {@link #bf16Tiles}. */
+    private static final Layout BF16_T8X128_2X1 = Layout.of(1, 0).withTiles(Tile.of(8, 128), Tile.of(2, 1));
+
+    /** Rows {@code [from, to)} into a bf16 row-major destination: each row to f32 in a cache-resident buffer, then rounded into place. */
+    private static void bf16Rows(QuantBlock q, MemorySegment src, MemorySegment dst, long cols, long from, long to) {
+        long rowBytes = cols / q.blockSize() * q.blockBytes();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment row = arena.allocate(cols * 4, 64);
+            for (long r = from; r < to; r++) {
+                DequantizeKernels.run(q, src, r * rowBytes, row, 0, cols / q.blockSize());
+                DequantizeKernels.convert(row, ElementType.BF16, 16, dst, r * cols, cols);
+            }
+        }
+    }
+
+    /**
+     * Tile rows {@code [from, to)} (8 matrix rows each) into {@code bf16[rows,cols]{1,0:T(8,128)(2,1)}}:
+     * rows {@code 2k} and {@code 2k+1} go to f32 buffers, and each 128-column piece of the pair is
+     * rounded and interleaved into its tile (256 contiguous bf16: {@code a0 b0 a1 b1 ...}).
+     */
+    private static void bf16Tiles(QuantBlock q, MemorySegment src, MemorySegment dst, long cols, long from, long to) {
+        long rowBytes = cols / q.blockSize() * q.blockBytes();
+        long blocks = cols / q.blockSize();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment a = arena.allocate(cols * 4, 64);
+            MemorySegment b = arena.allocate(cols * 4, 64);
+            for (long t = from; t < to; t++) {
+                for (int k = 0; k < 4; k++) {
+                    long r = 8 * t + 2 * k;
+                    DequantizeKernels.run(q, src, r * rowBytes, a, 0, blocks);
+                    DequantizeKernels.run(q, src, (r + 1) * rowBytes, b, 0, blocks);
+                    // tile (t, c) starts at element (t * cols / 128 + c) * 1024; pair k at + 256 k
+                    DequantizeKernels.zipBf16(a, b, cols, dst, 2 * (t * cols * 8 + 256L * k));
+                }
+            }
+        }
     }
 
     private interface Range {

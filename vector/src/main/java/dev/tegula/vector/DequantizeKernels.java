@@ -68,12 +68,7 @@ final class DequantizeKernels {
         if (type == ElementType.BF16) {
             long i = 0;
             for (; i <= n - L; i += L) {
-                IntVector bits = FloatVector.fromMemorySegment(F, floats, 4 * i, LE).reinterpretAsInts();
-                VectorMask<Integer> nan = bits.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000);
-                IntVector rounded = bits.add(0x7FFF).add(bits.lanewise(VectorOperators.LSHR, 16).and(1))
-                        .lanewise(VectorOperators.LSHR, 16);
-                IntVector quiet = bits.lanewise(VectorOperators.LSHR, 16).or(0x0040);
-                rounded.blend(quiet, nan).convertShape(VectorOperators.I2S, S, 0)
+                bf16(FloatVector.fromMemorySegment(F, floats, 4 * i, LE)).convertShape(VectorOperators.I2S, S, 0)
                         .intoMemorySegment(dst, 2 * (slot + i), LE);
             }
             for (; i < n; i++) {
@@ -88,6 +83,31 @@ final class DequantizeKernels {
     }
 
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
+
+    /** {@return the bf16 codes of the lanes, in the low 16 bits of each int lane (as {@code BFloat16.fromFloat})} */
+    private static IntVector bf16(FloatVector v) {
+        IntVector bits = v.reinterpretAsInts();
+        VectorMask<Integer> nan = bits.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000);
+        IntVector rounded = bits.add(0x7FFF).add(bits.lanewise(VectorOperators.LSHR, 16).and(1))
+                .lanewise(VectorOperators.LSHR, 16);
+        return rounded.blend(bits.lanewise(VectorOperators.LSHR, 16).or(0x0040), nan);
+    }
+
+    /**
+     * Rounds two rows of {@code cols} f32 ({@code a}, {@code b}) to bf16 and writes each 128-column
+     * piece {@code c} interleaved ({@code a0 b0 a1 b1 ...}, 256 codes) at byte
+     * {@code dstOff + c * 2048} of {@code dst}: one row pair of each {@code T(8,128)(2,1)} tile.
+     */
+    static void zipBf16(MemorySegment a, MemorySegment b, long cols, MemorySegment dst, long dstOff) {
+        for (long c = 0; c < cols; c += 128) {
+            long o = dstOff + c * 16;
+            for (int j = 0; j < 128; j += L) {
+                IntVector lo = bf16(FloatVector.fromMemorySegment(F, a, 4 * (c + j), LE));
+                IntVector hi = bf16(FloatVector.fromMemorySegment(F, b, 4 * (c + j), LE));
+                lo.or(hi.lanewise(VectorOperators.LSHL, 16)).intoMemorySegment(dst, o + 4L * j, LE);
+            }
+        }
+    }
 
     /** Dequantizes {@code blocks} blocks of {@code q} at {@code src[srcOff]} to f32 at {@code dst[dstOff]}. */
     static void run(QuantBlock q, MemorySegment src, long srcOff, MemorySegment dst, long dstOff, long blocks) {

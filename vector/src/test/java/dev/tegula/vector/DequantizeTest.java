@@ -94,7 +94,8 @@ class DequantizeTest {
     void fusedCopyEqualsReferenceThenRelayout(QuantBlock q) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(3);
         try (Arena arena = Arena.ofShared()) {
-            for (long[] rc : new long[][] {{3, 2L * q.blockSize()}, {37, 3L * q.blockSize()}, {300, q.blockSize()}}) {
+            for (long[] rc : new long[][] {{3, 2L * q.blockSize()}, {37, 3L * q.blockSize()}, {300, q.blockSize()},
+                    {24, 4L * q.blockSize()}, {16, 1024}}) {
                 long rows = rc[0];
                 long cols = rc[1];
                 long blocks = rows * cols / q.blockSize();
