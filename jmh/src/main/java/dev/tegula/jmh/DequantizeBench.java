@@ -46,8 +46,8 @@ public class DequantizeBench {
     @Param({"Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K"})
     public String type;
 
-    /** The destination shape. */
-    @Param({"f32[4096,4096]{1,0}", "bf16[4096,4096]{1,0:T(8,128)(2,1)}"})
+    /** The destination: {@code f32} = {@code f32[4096,4096]{1,0}}, {@code bf16_T} = {@code bf16[4096,4096]{1,0:T(8,128)(2,1)}}. */
+    @Param({"f32", "bf16_T"})
     public String target;
 
     private Arena arena;
@@ -62,7 +62,8 @@ public class DequantizeBench {
     @Setup(Level.Trial)
     public void setUp() {
         q = QuantBlock.valueOf(type);
-        ArrayShape shape = (ArrayShape) Shape.parse(target);
+        ArrayShape shape = (ArrayShape) Shape.parse(target.equals("f32") ? "f32[4096,4096]{1,0}"
+                : "bf16[4096,4096]{1,0:T(8,128)(2,1)}");
         arena = Arena.ofShared();
         long n = shape.elementCount() / q.blockSize();
         blocks = arena.allocate(n * q.blockBytes(), 4096);
