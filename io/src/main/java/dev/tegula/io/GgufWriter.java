@@ -177,8 +177,8 @@ public final class GgufWriter {
     }
 
     private static boolean isRowMajorDense(Array a, ArrayShape rowMajor) {
-        long[] strides = a.elementStrides();
-        if (!a.shape().equals(rowMajor) || strides == null || a.elementOffset() != 0) {
+        long[] strides = a.slotStrides();
+        if (!a.shape().equals(rowMajor) || strides == null || a.slotOffset() != 0) {
             return false;
         }
         long[] d = rowMajor.dimensions();

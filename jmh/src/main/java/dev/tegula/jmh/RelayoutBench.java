@@ -1,9 +1,9 @@
 package dev.tegula.jmh;
 
 import dev.tegula.core.ArrayShape;
-import dev.tegula.core.Shape;
 import dev.tegula.vector.Relayout;
 import dev.tegula.vector.RelayoutPlan;
+import dev.tegula.vector.bench.RelayoutCases;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * The relayout cases of the engine against {@code MemorySegment.copy} of the same bytes, in the
  * same fork. Arrays are 64–256 MiB so nothing fits in cache. {@code relayout} and {@code copy} run
  * on one thread; {@code relayout2} and {@code copy2} on two (the copy split in two halves).
- * Report ({@link Report}): bytes/s = {@link #caseBytes} / time; ratio = copy time / relayout time.
+ * Report ({@link Report}): bytes/s = {@link RelayoutCases.Case#bytes} / time; ratio = copy time / relayout time.
  * Buffers are allocated with 4 KiB pages (the JVM's default; no huge-page request).
  */
 @State(Scope.Benchmark)
@@ -40,21 +40,21 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 public class RelayoutBench {
 
-    /** Case name: source shape text, then destination layout. */
+    /** The case ({@link RelayoutCases}): name, source shape text, destination layout. */
     @Param({
-        "f32_8192x8192_T|f32[8192,8192]{1,0}|{0,1}",
-        "bf16_8192x8192_T|bf16[8192,8192]{1,0}|{0,1}",
-        "f32_3d_210|f32[256,512,512]{2,1,0}|{0,1,2}",
-        "f32_3d_102|f32[256,512,512]{2,1,0}|{2,0,1}",
-        "f32_3d_021|f32[256,512,512]{2,1,0}|{1,2,0}",
-        "f32_4d_3210|f32[64,64,64,64]{3,2,1,0}|{0,1,2,3}",
-        "f32_4d_0231|f32[64,64,64,64]{3,2,1,0}|{1,3,2,0}",
-        "bf16_to_T8x128|bf16[8192,8192]{1,0}|{1,0:T(8,128)}",
-        "bf16_from_T8x128|bf16[8192,8192]{1,0:T(8,128)}|{1,0}",
-        "bf16_to_T8x128_2x1|bf16[8192,8192]{1,0}|{1,0:T(8,128)(2,1)}",
-        "bf16_from_T8x128_2x1|bf16[8192,8192]{1,0:T(8,128)(2,1)}|{1,0}",
-        "s4_pack_E4|s4[16384,8192]{1,0}|{1,0:E(4)}",
-        "s4_unpack_E4|s4[16384,8192]{1,0:E(4)}|{1,0}",
+        RelayoutCases.F32_8192X8192_T,
+        RelayoutCases.BF16_8192X8192_T,
+        RelayoutCases.F32_3D_210,
+        RelayoutCases.F32_3D_102,
+        RelayoutCases.F32_3D_021,
+        RelayoutCases.F32_4D_3210,
+        RelayoutCases.F32_4D_0231,
+        RelayoutCases.BF16_TO_T8X128,
+        RelayoutCases.BF16_FROM_T8X128,
+        RelayoutCases.BF16_TO_T8X128_2X1,
+        RelayoutCases.BF16_FROM_T8X128_2X1,
+        RelayoutCases.S4_PACK_E4,
+        RelayoutCases.S4_UNPACK_E4,
     })
     public String relayoutCase;
 
@@ -69,14 +69,14 @@ public class RelayoutBench {
 
     @Setup(Level.Trial)
     public void setUp() {
-        ArrayShape[] fromTo = shapes(relayoutCase);
-        ArrayShape from = fromTo[0];
-        ArrayShape to = fromTo[1];
+        RelayoutCases.Case c = RelayoutCases.parse(relayoutCase);
+        ArrayShape from = c.from();
+        ArrayShape to = c.to();
         plan = Relayout.plan(from, to);
         arena = Arena.ofShared();
         src = arena.allocate(from.bufferSize(), 4096);
         dst = arena.allocate(to.bufferSize(), 4096);
-        bytes = caseBytes(from, to);
+        bytes = c.bytes();
         srcCopy = arena.allocate(bytes, 4096);
         copyDst = arena.allocate(bytes, 4096);
         srcCopy.fill((byte) 3);
@@ -87,22 +87,6 @@ public class RelayoutBench {
         copyDst.fill((byte) 1);
         pool = Executors.newFixedThreadPool(2);
         System.out.println("# plan: " + plan);
-    }
-
-    /**
-     * {@return the bytes a case moves, the measure of both its relayout and its copy baseline}: the
-     * larger of the two buffers (for packing, the one-byte-per-element form; otherwise both are equal).
-     */
-    static long caseBytes(ArrayShape from, ArrayShape to) {
-        return Math.max(from.bufferSize(), to.bufferSize());
-    }
-
-    /** {@return the source and destination shapes of a case string} */
-    static ArrayShape[] shapes(String relayoutCase) {
-        String[] parts = relayoutCase.split("\\|");
-        ArrayShape from = (ArrayShape) Shape.parse(parts[1]);
-        ArrayShape to = (ArrayShape) Shape.parse(from.toStringWithoutLayout() + parts[2]);
-        return new ArrayShape[] {from, to};
     }
 
     @TearDown(Level.Trial)

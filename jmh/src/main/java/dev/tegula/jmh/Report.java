@@ -1,6 +1,7 @@
 package dev.tegula.jmh;
 
 import dev.tegula.core.ArrayShape;
+import dev.tegula.vector.bench.RelayoutCases;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,7 +49,7 @@ public final class Report {
                 .timeUnit(TimeUnit.MILLISECONDS)
                 .shouldFailOnError(true);
         List<String> cases = new ArrayList<>();
-        for (String c : allCases()) {
+        for (String c : RelayoutCases.SPECS) {
             if (only.isEmpty() || only.stream().anyMatch(c::contains)) {
                 cases.add(c);
             }
@@ -69,8 +70,9 @@ public final class Report {
         sb.append("| case | relayout | bytes | 1 thread GB/s | copy GB/s | ratio | 2 threads GB/s | copy GB/s | ratio |\n");
         sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (String c : cases) {
-            ArrayShape[] s = RelayoutBench.shapes(c);
-            long bytes = RelayoutBench.caseBytes(s[0], s[1]);
+            RelayoutCases.Case k = RelayoutCases.parse(c);
+            ArrayShape[] s = {k.from(), k.to()};
+            long bytes = k.bytes();
             Map<String, Double> m = medians.get(c);
             sb.append(String.format(Locale.ROOT, "| %s | `%s` → `%s` | %d MiB | %s | %s | %s | %s | %s | %s |%n",
                     c.split("\\|")[0], s[0], s[1].layout(), bytes >> 20,
@@ -89,14 +91,5 @@ public final class Report {
 
     private static String ratio(Double copyMs, Double relayoutMs) {
         return copyMs == null || relayoutMs == null ? "–" : String.format(Locale.ROOT, "%.2f", copyMs / relayoutMs);
-    }
-
-    private static List<String> allCases() {
-        try {
-            return List.of(RelayoutBench.class.getField("relayoutCase")
-                    .getAnnotation(org.openjdk.jmh.annotations.Param.class).value());
-        } catch (NoSuchFieldException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -139,21 +139,21 @@ public final class Dequantize {
         long rows = elements / cols;
         long blocksPerRow = cols / q.blockSize();
         ArrayShape f32 = ArrayShape.of(ElementType.F32, dims);
-        if (shape.equals(f32) && Relayout.isDense(dst)) {
+        if (shape.equals(f32) && RelayoutChecks.isDense(dst)) {
             run(tasks, executor, rows, (from, to) -> toFloats(q, src, from * blocksPerRow * q.blockBytes(),
                     dst.segment(), from * cols * 4, (to - from) * blocksPerRow));
             return;
         }
-        if (shape.equals(ArrayShape.of(ElementType.BF16, dims)) && Relayout.isDense(dst)) {
+        if (shape.equals(ArrayShape.of(ElementType.BF16, dims)) && RelayoutChecks.isDense(dst)) {
             run(tasks, executor, rows, (from, to) -> bf16Rows(q, src, dst.segment(), cols, from, to));
             return;
         }
         if (dims.length == 2 && shape.equals(ArrayShape.of(ElementType.BF16, dims).withLayout(BF16_T8X128_2X1))
-                && dims[0] % 8 == 0 && cols % 128 == 0 && Relayout.isDense(dst)) {
+                && dims[0] % 8 == 0 && cols % 128 == 0 && RelayoutChecks.isDense(dst)) {
             run(tasks, executor, dims[0] / 8, (from, to) -> bf16Tiles(q, src, dst.segment(), cols, from, to));
             return;
         }
-        Chunks chunks = Relayout.isDense(dst) ? Chunks.of(q, shape) : null;
+        Chunks chunks = RelayoutChecks.isDense(dst) ? Chunks.of(q, shape) : null;
         if (chunks == null) {
             try (Arena scratch = Arena.ofConfined()) {
                 Array all = Array.allocate(scratch, f32);
@@ -252,7 +252,7 @@ public final class Dequantize {
             Layout layout = shape.layout();
             long[] dims = shape.dimensions();
             int rank = dims.length;
-            if (layout.hasPaddedDimensions() || shape.storageBitsPerElement() % 8 != 0
+            if (layout.hasPaddedDimensions() || shape.slotBits() % 8 != 0
                     || layout.elementSizeInBits() != 0 && layout.elementSizeInBits() % 8 != 0) {
                 return null;
             }
@@ -282,7 +282,7 @@ public final class Dequantize {
             ArrayShape tailShape = withDim(shape, axis, last);
             long chunkBytes = fullShape.bufferSize();
             // Check the cut: chunk k starts at k * chunkBytes, and the tail ends the buffer.
-            long slotBits = shape.storageBitsPerElement();
+            long slotBits = shape.slotBits();
             if (count > 1) {
                 long[] at = new long[rank];
                 at[axis] = chunk;
@@ -331,7 +331,7 @@ public final class Dequantize {
             long bytesPerBlock = q.blockBytes();
             long bs = q.blockSize();
             ElementType type = full.from().elementType();
-            long slotBits = full.from().storageBitsPerElement();
+            long slotBits = full.from().slotBits();
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment scratch = arena.allocate(full.from().bufferSize(), 64);
                 MemorySegment row = type == ElementType.F32 ? null : arena.allocate(cols * 4, 64);

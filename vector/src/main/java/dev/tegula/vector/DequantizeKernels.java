@@ -2,6 +2,7 @@ package dev.tegula.vector;
 
 import dev.tegula.core.ElementType;
 import dev.tegula.ffm.codec.BFloat16;
+import dev.tegula.ffm.internal.RawSlots;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -78,7 +79,7 @@ final class DequantizeKernels {
         }
         for (long i = 0; i < n; i++) {
             long raw = Integer.toUnsignedLong(floats.get(ValueLayout.JAVA_INT_UNALIGNED, 4 * i));
-            RawElements.write(dst, slot + i, slotBits, RawElements.convert(ElementType.F32, type, raw));
+            RawSlots.write(dst, slot + i, slotBits, RawSlots.convert(ElementType.F32, type, raw));
         }
     }
 
