@@ -75,23 +75,6 @@ public final class Dequantize {
     }
 
     /**
-     * Like {@link #toFloats}, with the scalar reference kernel (the oracle the Vector API kernels are
-     * tested against; slow).
-     */
-    public static void toFloatsReference(QuantBlock q, MemorySegment src, long srcOffset, MemorySegment dst,
-                                         long dstOffset, long blocks) {
-        Objects.checkFromIndexSize(srcOffset, Math.multiplyExact(blocks, (long) q.blockBytes()), src.byteSize());
-        Objects.checkFromIndexSize(dstOffset, Math.multiplyExact(blocks, 4L * q.blockSize()), dst.byteSize());
-        for (long b = 0; b < blocks; b++) {
-            for (int i = 0; i < q.blockSize(); i++) {
-                float v = ReferenceDequantize.element(q, src, srcOffset + b * q.blockBytes(), i);
-                dst.set(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN),
-                        dstOffset + 4 * (b * q.blockSize() + i), v);
-            }
-        }
-    }
-
-    /**
      * Dequantizes the tensor whose blocks are {@code src} into {@code dst} (its dimensions, element
      * type and layout), on the calling thread.
      *

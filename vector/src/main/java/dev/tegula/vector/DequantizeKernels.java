@@ -20,8 +20,8 @@ import jdk.incubator.vector.VectorSpecies;
  * share one scale and one minimum: the group's quants are gathered from their packed bytes with byte
  * shifts and masks, widened to f32 ({@code B2F}) and scaled with the same f32 operations, in the same
  * order, as the definition ({@code d * q}, {@code d * q + m}, {@code dl * q - ml}), so the results
- * are bit-identical to {@link ReferenceDequantize}. No fused multiply-add is used (it would round once
- * instead of twice). Stateless and thread-safe; bounds and lifetime are checked by the segments.
+ * are bit-identical to the scalar reference in the tests ({@code ReferenceDequantize}). No fused
+ * multiply-add is used (it would round once instead of twice). Stateless and thread-safe; bounds and lifetime are checked by the segments.
  */
 final class DequantizeKernels {
     private DequantizeKernels() {

@@ -58,7 +58,7 @@ class DequantizeTest {
             MemorySegment ref = arena.allocate(n * q.blockSize() * 4 + 4);
             // odd offsets: unaligned source blocks and destination floats
             Dequantize.toFloats(q, src, q.blockBytes() - 1, fast, 4 - 1 + 1, n);
-            Dequantize.toFloatsReference(q, src, q.blockBytes() - 1, ref, 4, n);
+            ReferenceDequantize.toFloats(q, src, q.blockBytes() - 1, ref, 4, n);
             for (long i = 0; i < n * q.blockSize(); i++) {
                 assertEquals(Float.floatToIntBits(ref.get(F32, 4 + 4 * i)), Float.floatToIntBits(fast.get(F32, 4 + 4 * i)),
                         q + " element " + i);
@@ -101,7 +101,7 @@ class DequantizeTest {
                 long blocks = rows * cols / q.blockSize();
                 MemorySegment src = blocks(arena, q, blocks, rows + q.ordinal());
                 Array f32 = Array.allocate(arena, ArrayShape.of(ElementType.F32, rows, cols));
-                Dequantize.toFloatsReference(q, src, 0, f32.segment(), 0, blocks);
+                ReferenceDequantize.toFloats(q, src, 0, f32.segment(), 0, blocks);
                 for (String t : TARGETS) {
                     ArrayShape shape = (ArrayShape) Shape.parse(String.format(t, rows, cols));
                     Array expected = Array.allocate(arena, shape);
@@ -118,7 +118,7 @@ class DequantizeTest {
             long blocks = shape.elementCount() / q.blockSize();
             MemorySegment src = blocks(arena, q, blocks, 99);
             Array f32 = Array.allocate(arena, ArrayShape.of(ElementType.F32, shape.dimensions()));
-            Dequantize.toFloatsReference(q, src, 0, f32.segment(), 0, blocks);
+            ReferenceDequantize.toFloats(q, src, 0, f32.segment(), 0, blocks);
             Array expected = Array.allocate(arena, shape);
             ReferenceRelayout.copy(f32.shape(), f32.segment(), shape, expected.segment());
             Array got = Array.allocate(arena, shape);

@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * The scalar reference of {@link Dequantize}: one element at a time, written from the format's
+ * The scalar reference of {@link Dequantize} (test code: the oracle is not shipped): one element at a time, written from the format's
  * definition (element {@code i} of a block: where its bits are, which scale and minimum it takes),
  * sharing no code with the Vector API kernels. It is the oracle the kernels are tested against.
  */
@@ -20,13 +20,12 @@ final class ReferenceDequantize {
         return Float.float16ToFloat(s.get(ValueLayout.JAVA_SHORT_UNALIGNED, off));
     }
 
-    /** Dequantizes {@code blocks} blocks of {@code q} at {@code src[off]} into {@code out[outOff...]}. */
-    static void dequantize(QuantBlock q, MemorySegment src, long off, long blocks, float[] out, int outOff) {
-        int n = q.blockSize();
+    /** Dequantizes {@code blocks} blocks of {@code q} at {@code src[srcOffset]} into little-endian f32 at {@code dst[dstOffset]}. */
+    static void toFloats(QuantBlock q, MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long blocks) {
+        ValueLayout.OfFloat f32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
         for (long b = 0; b < blocks; b++) {
-            long base = off + b * q.blockBytes();
-            for (int i = 0; i < n; i++) {
-                out[outOff + (int) b * n + i] = element(q, src, base, i);
+            for (int i = 0; i < q.blockSize(); i++) {
+                dst.set(f32, dstOffset + 4 * (b * q.blockSize() + i), element(q, src, srcOffset + b * q.blockBytes(), i));
             }
         }
     }
