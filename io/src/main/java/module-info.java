@@ -1,5 +1,5 @@
 /**
- * Tegula io: tensor files and native exchange ({@code .npy}, safetensors, DLPack) and reading a
+ * Tegula io: tensor files and native exchange ({@code .npy}, safetensors, GGUF, DLPack) and reading a
  * tensor into a chosen layout. Its parsers and file helpers live in an internal package that is
  * not exported.
  */

@@ -30,11 +30,12 @@ public final class TensorFiles {
     }
 
     /**
-     * {@return the tensor {@code name} of a safetensors file (or the array of an {@code .npy} file,
+     * {@return the tensor {@code name} of a safetensors or GGUF file (or the array of an {@code .npy} file,
      * {@code name} ignored) as a new array in {@code layout}, allocated from {@code arena}}
-     * Files ending {@code .npy} are read as NumPy files, everything else as safetensors.
+     * Files ending {@code .npy} are read as NumPy files, {@code .gguf} as GGUF (a block-quantized
+     * tensor is dequantized to f32 in the same pass; see {@link Gguf}), everything else as safetensors.
      *
-     * @param name   the tensor's name in a safetensors file; may be null for {@code .npy}
+     * @param name   the tensor's name in a safetensors or GGUF file; may be null for {@code .npy}
      * @param layout the target layout (its rank must match the tensor's)
      * @throws dev.tegula.io.TensorFormatException if the file is malformed or has no such tensor
      * @throws IllegalArgumentException                if the layout does not fit the tensor's shape
@@ -42,6 +43,9 @@ public final class TensorFiles {
     public static Array readAs(Path path, String name, Layout layout, Arena arena) throws IOException {
         Objects.requireNonNull(layout, "layout");
         Objects.requireNonNull(arena, "arena");
+        if (isGguf(path)) {
+            return Gguf.readAs(path, name, layout, arena);
+        }
         try (Arena mapping = Arena.ofConfined()) {
             Array source = read(path, name, mapping);
             ArrayShape target = source.shape().withLayout(layout);
@@ -51,10 +55,45 @@ public final class TensorFiles {
         }
     }
 
-    /** {@return the tensor as the file holds it, mapped into {@code arena} where possible} */
+    /**
+     * {@return the tensor {@code name} as a new array of {@code target} (the tensor's dimensions, any
+     * element type and layout) from {@code arena}} Read, converted and laid out in one pass; a GGUF
+     * block-quantized tensor is dequantized in the same pass.
+     *
+     * @throws dev.tegula.io.TensorFormatException if the file is malformed or has no such tensor
+     * @throws IllegalArgumentException                if the dimensions differ or the types cannot be converted
+     */
+    public static Array readAs(Path path, String name, ArrayShape target, Arena arena) throws IOException {
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(arena, "arena");
+        if (isGguf(path)) {
+            return Gguf.readAs(path, name, target, arena);
+        }
+        try (Arena mapping = Arena.ofConfined()) {
+            Array source = read(path, name, mapping);
+            if (!java.util.Arrays.equals(source.shape().dimensions(), target.dimensions())) {
+                throw new IllegalArgumentException("target: dimensions of " + target + " differ from the tensor's "
+                        + source.shape());
+            }
+            Array out = Array.allocate(arena, target);
+            Relayout.plan(source.shape(), target).execute(source.segment(), out.segment());
+            return out;
+        }
+    }
+
+    /**
+     * {@return the tensor as the file holds it, mapped into {@code arena} where possible} (a GGUF
+     * block-quantized tensor: dequantized into a new f32 row-major array from {@code arena})
+     */
     public static Array read(Path path, String name, Arena arena) throws IOException {
         if (isNpy(path)) {
             return Npy.read(path, arena);
+        }
+        if (isGguf(path)) {
+            if (name == null) {
+                throw new IllegalArgumentException("name: a GGUF file needs a tensor name");
+            }
+            return Gguf.read(path, name, arena);
         }
         if (name == null) {
             throw new IllegalArgumentException("name: a safetensors file needs a tensor name");
@@ -108,6 +147,11 @@ public final class TensorFiles {
         Objects.requireNonNull(rules, "rules");
         Objects.requireNonNull(options, "options");
         return Converter.convert(source, target, rules, options);
+    }
+
+    /** {@return true if the file name ends in {@code .gguf} (any case)} */
+    public static boolean isGguf(Path path) {
+        return path.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".gguf");
     }
 
     /** {@return true if the file name ends in {@code .npy} (any case)} */

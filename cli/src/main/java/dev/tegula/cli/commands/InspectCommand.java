@@ -27,9 +27,10 @@ import java.util.concurrent.Callable;
                         + " elements per 2-D grid (and at most " + ShapeReport.PICTURE_MAX_ELEMENTS
                         + " in all above rank 2) also get a picture of the slot each element occupies."
                         + " Tuples and buffers describe their elements.",
-                "Files ending .npy or .safetensors (one or more) list their tensors: names, shapes with layouts,"
-                        + " dtypes and sizes. Names and metadata are printed with control characters escaped and"
-                        + " values longer than " + TerminalText.MAX_CHARS + " characters cut."},
+                "Files ending .npy, .safetensors or .gguf (one or more) list their tensors: names, shapes with layouts,"
+                        + " dtypes and sizes; a .gguf file also its metadata (long arrays cut) and each tensor's type and"
+                        + " offset. Names and metadata are printed with control characters escaped and values longer than "
+                        + TerminalText.MAX_CHARS + " characters cut."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:success", "1:internal error", "2:not a shape, an invalid shape, or a bad tensor file"})
 public final class InspectCommand implements Callable<Integer> {
@@ -38,7 +39,7 @@ public final class InspectCommand implements Callable<Integer> {
 
     @Parameters(arity = "1..*", paramLabel = "SHAPE|FILE",
             description = "XLA shape text, e.g. 'bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}' (quote it),"
-                    + " or a .npy / .safetensors file")
+                    + " or a .npy / .safetensors / .gguf file")
     List<String> shape;
 
     @Override

@@ -6,6 +6,10 @@ import dev.tegula.cli.FileErrors;
 import dev.tegula.cli.TerminalText;
 
 import dev.tegula.core.ArrayShape;
+import dev.tegula.io.Gguf;
+import dev.tegula.io.GgufHeader;
+import dev.tegula.io.GgufTensorInfo;
+import dev.tegula.io.GgufValue;
 import dev.tegula.io.Npy;
 import dev.tegula.io.NpyHeader;
 import dev.tegula.io.SafeTensors;
@@ -19,7 +23,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code tegula inspect FILE}: the tensors of an {@code .npy} or safetensors file, with shapes, layouts
+ * {@code tegula inspect FILE}: the tensors of an {@code .npy}, safetensors or GGUF file, with shapes, layouts
  * and sizes. Names and metadata from the file are printed through {@link TerminalText}: control
  * characters escaped, long values cut.
  */
@@ -27,11 +31,11 @@ final class TensorFileReport {
     private TensorFileReport() {
     }
 
-    /** {@return true if every word is a file name ending in .npy or .safetensors (and not shape text)} */
+    /** {@return true if every word is a file name ending in .npy, .safetensors or .gguf (and not shape text)} */
     static boolean isTensorFiles(List<String> words) {
         for (String word : words) {
             String w = word.toLowerCase(Locale.ROOT);
-            boolean named = w.endsWith(".npy") || w.endsWith(".safetensors");
+            boolean named = w.endsWith(".npy") || w.endsWith(".safetensors") || w.endsWith(".gguf");
             if (!named || (w.contains("[") && !Files.exists(Path.of(word)))) {
                 return false;
             }
@@ -46,7 +50,8 @@ final class TensorFileReport {
             throw new BadInputException("cannot read " + TerminalText.of(path.toString()) + ": " + unreadable);
         }
         try {
-            return path.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".npy") ? npy(path) : safetensors(path);
+            String name = path.getFileName().toString().toLowerCase(Locale.ROOT);
+            return name.endsWith(".npy") ? npy(path) : name.endsWith(".gguf") ? gguf(path) : safetensors(path);
         } catch (TensorFormatException e) {
             throw new BadInputException("bad tensor file: " + TerminalText.of(e.getMessage(), 400));
         } catch (IOException e) {
@@ -76,6 +81,39 @@ final class TensorFileReport {
             b.append(String.format("  %-20s %-32s %-8s %s%n", TerminalText.of(e.name()), e.shape(), e.dtype(),
                     ByteCounts.text(e.byteSize())));
             total += e.byteSize();
+        }
+        return b.append("  total ").append(ByteCounts.text(total)).append('\n').toString();
+    }
+
+    /** Metadata arrays are cut after this many items in the report. */
+    static final int GGUF_ITEMS = 8;
+
+    private static String gguf(Path path) throws IOException {
+        GgufHeader h = Gguf.readHeader(path);
+        StringBuilder b = new StringBuilder(TerminalText.of(path.toString()) + ": GGUF version " + h.version() + ", " + h.metadata().size()
+                + " metadata key" + (h.metadata().size() == 1 ? "" : "s") + ", " + h.tensors().size() + " tensor"
+                + (h.tensors().size() == 1 ? "" : "s") + ", alignment " + h.alignment() + ", data at byte "
+                + h.dataOffset() + "\n");
+        for (Map.Entry<String, GgufValue> m : h.metadata().entrySet()) {
+            GgufValue v = m.getValue();
+            b.append("  ").append(TerminalText.of(m.getKey())).append(" = ").append(TerminalText.of(v.summary(GGUF_ITEMS)));
+            if (v.elementType() == null) {
+                b.append("  (").append(v.type().name().toLowerCase(Locale.ROOT)).append(')');
+            }
+            b.append('\n');
+        }
+        b.append(String.format("  %-28s %-7s %-24s %-22s %s%n", "tensor", "type", "shape (ne reversed)", "bytes",
+                "offset in data"));
+        long total = 0;
+        for (GgufTensorInfo t : h.tensors()) {
+            String shape = java.util.Arrays.toString(t.dimensions()).replace(" ", "");
+            if (t.type().elementType() != null) {
+                shape = t.type().elementType().hloName() + shape;
+            }
+            String note = t.type().elementType() == null && t.type().quantBlock() == null ? "  (not dequantized by Tegula)" : "";
+            b.append(String.format("  %-28s %-7s %-24s %-22s %d%s%n", TerminalText.of(t.name()), t.type(), shape, ByteCounts.text(t.byteSize()),
+                    t.offset(), note));
+            total += t.byteSize();
         }
         return b.append("  total ").append(ByteCounts.text(total)).append('\n').toString();
     }

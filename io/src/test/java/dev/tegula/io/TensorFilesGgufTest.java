@@ -1,0 +1,62 @@
+package dev.tegula.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tegula.core.ArrayShape;
+import dev.tegula.core.ElementType;
+import dev.tegula.core.Layout;
+import dev.tegula.core.Shape;
+import dev.tegula.ffm.Array;
+import dev.tegula.vector.Relayout;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** GGUF files through the one format dispatch of {@link TensorFiles} (what {@code tegula convert} reads with). */
+class TensorFilesGgufTest {
+    private static final Path FILE = GgufTest.fixture("all_types_v3.gguf");
+
+    @Test
+    void readGivesPlainTensorsMappedAndBlockTensorsDequantized() throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            Array plain = TensorFiles.read(FILE, "plain.f16", arena);
+            assertEquals(ArrayShape.of(ElementType.F16, 3, 5), plain.shape());
+            assertTrue(plain.isReadOnly());
+            Array q = TensorFiles.read(FILE, "q.Q6_K", arena);
+            assertEquals(-1, GgufTest.reference("Q6_K", arena).segment().mismatch(q.segment()));
+            assertThrows(IllegalArgumentException.class, () -> TensorFiles.read(FILE, null, arena));
+            assertThrows(TensorFormatException.class, () -> TensorFiles.read(FILE, "absent", arena));
+        }
+    }
+
+    @Test
+    void readAsLayoutKeepsPlainTypesAndDequantizesToF32() throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            Layout colMajor = Layout.of(0, 1);
+            Array plain = TensorFiles.readAs(FILE, "plain.i16", colMajor, arena);
+            assertEquals(ArrayShape.of(ElementType.S16, 3, 5).withLayout(colMajor), plain.shape());
+            assertEquals(-7000 + 1500 * 7, plain.getLong(1, 2));
+            Array q = TensorFiles.readAs(FILE, "q.Q3_K", colMajor, arena);
+            Array ref = GgufTest.reference("Q3_K", arena);
+            assertEquals(-1, Relayout.to(ref, colMajor, arena).segment().mismatch(q.segment()));
+        }
+    }
+
+    @Test
+    void readAsTargetShapeForEveryFormat() throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            ArrayShape target = (ArrayShape) Shape.parse("bf16[2,512]{0,1:T(8,128)(2,1)}");
+            Array q = TensorFiles.readAs(FILE, "q.Q4_K", target, arena);
+            Array expected = Relayout.to(GgufTest.reference("Q4_K", arena), target, arena);
+            assertEquals(-1, expected.segment().mismatch(q.segment()));
+            Path npy = GgufTest.fixture("ref_Q4_K.npy");
+            Array fromNpy = TensorFiles.readAs(npy, null, target, arena);
+            assertEquals(-1, expected.segment().mismatch(fromNpy.segment()));
+            assertThrows(IllegalArgumentException.class,
+                    () -> TensorFiles.readAs(npy, null, ArrayShape.of(ElementType.F32, 512, 2), arena));
+        }
+    }
+}

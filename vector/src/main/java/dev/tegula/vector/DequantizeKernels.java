@@ -1,0 +1,277 @@
+package dev.tegula.vector;
+
+import dev.tegula.core.ElementType;
+import dev.tegula.ffm.codec.BFloat16;
+import dev.tegula.ffm.internal.RawSlots;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.ShortVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * Vector API kernels that dequantize a run of {@link QuantBlock} blocks into little-endian f32.
+ * Each works on groups of {@code L} elements (8 with 256-bit vectors, 16 with 512-bit ones) that
+ * share one scale and one minimum: the group's quants are gathered from their packed bytes with byte
+ * shifts and masks, widened to f32 ({@code B2F}) and scaled with the same f32 operations, in the same
+ * order, as the definition ({@code d * q}, {@code d * q + m}, {@code dl * q - ml}), so the results
+ * are bit-identical to the scalar reference in the tests ({@code ReferenceDequantize}). No fused
+ * multiply-add is used (it would round once instead of twice). Stateless and thread-safe; bounds and lifetime are checked by the segments.
+ */
+final class DequantizeKernels {
+    private DequantizeKernels() {
+    }
+
+    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
+    private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED.vectorBitSize() >= 512
+            ? FloatVector.SPECIES_512 : FloatVector.SPECIES_256;
+    /** Lanes per group: 8 or 16. */
+    static final int L = F.length();
+    private static final VectorSpecies<Byte> B = L == 16 ? ByteVector.SPECIES_128 : ByteVector.SPECIES_64;
+    private static final long LANE_BITS = (1L << L) - 1;
+
+    private static float f16(MemorySegment s, long off) {
+        return Float.float16ToFloat(s.get(ValueLayout.JAVA_SHORT_UNALIGNED, off));
+    }
+
+    private static int u8(MemorySegment s, long off) {
+        return Byte.toUnsignedInt(s.get(ValueLayout.JAVA_BYTE, off));
+    }
+
+    private static ByteVector bytes(MemorySegment s, long off) {
+        return ByteVector.fromMemorySegment(B, s, off, LE);
+    }
+
+    private static FloatVector widen(ByteVector q) {
+        return (FloatVector) q.convertShape(VectorOperators.B2F, F, 0);
+    }
+
+    /** {@code (v >>> shift) & mask} per byte lane, as unsigned bytes. */
+    private static ByteVector bits(ByteVector v, int shift, int mask) {
+        return v.lanewise(VectorOperators.LSHR, shift).and((byte) mask);
+    }
+
+    private static final VectorSpecies<Integer> I = F.length() == 16 ? IntVector.SPECIES_512 : IntVector.SPECIES_256;
+    private static final VectorSpecies<Short> S = F.length() == 16 ? ShortVector.SPECIES_256 : ShortVector.SPECIES_128;
+
+    /**
+     * Converts {@code n} f32 values at {@code floats[0]} into elements of {@code type} ({@code slotBits}
+     * per slot, a multiple of 8) at slots {@code [slot, slot + n)} of {@code dst}, rounding exactly as the
+     * relayout engine does: bf16 with Vector API lanes (nearest even, NaN kept quiet, as
+     * {@code BFloat16.fromFloat}), any other type element by element through its conversion.
+     */
+    static void convert(MemorySegment floats, ElementType type, long slotBits, MemorySegment dst, long slot, long n) {
+        if (type == ElementType.BF16) {
+            long i = 0;
+            for (; i <= n - L; i += L) {
+                bf16(FloatVector.fromMemorySegment(F, floats, 4 * i, LE)).convertShape(VectorOperators.I2S, S, 0)
+                        .intoMemorySegment(dst, 2 * (slot + i), LE);
+            }
+            for (; i < n; i++) {
+                dst.set(ValueLayout.JAVA_SHORT_UNALIGNED, 2 * (slot + i), BFloat16.fromFloat(floats.get(F32, 4 * i)));
+            }
+            return;
+        }
+        for (long i = 0; i < n; i++) {
+            long raw = Integer.toUnsignedLong(floats.get(ValueLayout.JAVA_INT_UNALIGNED, 4 * i));
+            RawSlots.write(dst, slot + i, slotBits, RawSlots.convert(ElementType.F32, type, raw));
+        }
+    }
+
+    private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
+
+    /** {@return the bf16 codes of the lanes, in the low 16 bits of each int lane (as {@code BFloat16.fromFloat})} */
+    private static IntVector bf16(FloatVector v) {
+        IntVector bits = v.reinterpretAsInts();
+        VectorMask<Integer> nan = bits.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000);
+        IntVector rounded = bits.add(0x7FFF).add(bits.lanewise(VectorOperators.LSHR, 16).and(1))
+                .lanewise(VectorOperators.LSHR, 16);
+        return rounded.blend(bits.lanewise(VectorOperators.LSHR, 16).or(0x0040), nan);
+    }
+
+    /**
+     * Rounds two rows of {@code cols} f32 ({@code a}, {@code b}) to bf16 and writes each 128-column
+     * piece {@code c} interleaved ({@code a0 b0 a1 b1 ...}, 256 codes) at byte
+     * {@code dstOff + c * 2048} of {@code dst}: one row pair of each {@code T(8,128)(2,1)} tile.
+     */
+    static void zipBf16(MemorySegment a, MemorySegment b, long cols, MemorySegment dst, long dstOff) {
+        for (long c = 0; c < cols; c += 128) {
+            long o = dstOff + c * 16;
+            for (int j = 0; j < 128; j += L) {
+                IntVector lo = bf16(FloatVector.fromMemorySegment(F, a, 4 * (c + j), LE));
+                IntVector hi = bf16(FloatVector.fromMemorySegment(F, b, 4 * (c + j), LE));
+                lo.or(hi.lanewise(VectorOperators.LSHL, 16)).intoMemorySegment(dst, o + 4L * j, LE);
+            }
+        }
+    }
+
+    /** Dequantizes {@code blocks} blocks of {@code q} at {@code src[srcOff]} to f32 at {@code dst[dstOff]}. */
+    static void run(QuantBlock q, MemorySegment src, long srcOff, MemorySegment dst, long dstOff, long blocks) {
+        switch (q) {
+            case Q4_0 -> q4_0(src, srcOff, dst, dstOff, blocks);
+            case Q4_1 -> q4_1(src, srcOff, dst, dstOff, blocks);
+            case Q5_0 -> q5(src, srcOff, dst, dstOff, blocks, false);
+            case Q5_1 -> q5(src, srcOff, dst, dstOff, blocks, true);
+            case Q8_0 -> q8_0(src, srcOff, dst, dstOff, blocks);
+            case Q2_K -> q2_k(src, srcOff, dst, dstOff, blocks);
+            case Q3_K -> q3_k(src, srcOff, dst, dstOff, blocks);
+            case Q4_K -> q45_k(src, srcOff, dst, dstOff, blocks, false);
+            case Q5_K -> q45_k(src, srcOff, dst, dstOff, blocks, true);
+            case Q6_K -> q6_k(src, srcOff, dst, dstOff, blocks);
+        }
+    }
+
+    static void q8_0(MemorySegment src, long srcOff, MemorySegment dst, long dstOff, long blocks) {
+        for (long b = 0; b < blocks; b++) {
+            long s = srcOff + b * 34;
+            long o = dstOff + b * 128;
+            FloatVector d = FloatVector.broadcast(F, f16(src, s));
+            for (int j = 0; j < 32; j += L) {
+                widen(bytes(src, s + 2 + j)).mul(d).intoMemorySegment(dst, o + 4L * j, LE);
+            }
+        }
+    }
+
+    static void q4_0(MemorySegment src, long srcOff, MemorySegment dst, long dstOff, long blocks) {
+        for (long b = 0; b < blocks; b++) {
+            long s = srcOff + b * 18;
+            long o = dstOff + b * 128;
+            FloatVector d = FloatVector.broadcast(F, f16(src, s));
+            for (int j = 0; j < 16; j += L) {
+                ByteVector v = bytes(src, s + 2 + j);
+                widen(v.and((byte) 0xF).sub((byte) 8)).mul(d).intoMemorySegment(dst, o + 4L * j, LE);
+                widen(bits(v, 4, 0xF).sub((byte) 8)).mul(d).intoMemorySegment(dst, o + 4L * (16 + j), LE);
+            }
+        }
+    }
+
+    static void q4_1(MemorySegment src, long srcOff, MemorySegment dst, long dstOff, long blocks) {
+        for (long b = 0; b < blocks; b++) {
+            long s = srcOff + b * 20;
+            long o = dstOff + b * 128;
+            FloatVector d = FloatVector.broadcast(F, f16(src, s));
+            FloatVector m = FloatVector.broadcast(F, f16(src, s + 2));
+            for (int j = 0; j < 16; j += L) {
+                ByteVector v = bytes(src, s + 4 + j);
+                widen(v.and((byte) 0xF)).mul(d).add(m).intoMemorySegment(dst, o + 4L * j, LE);
+                widen(bits(v, 4, 0xF)).mul(d).add(m).intoMemorySegment(dst, o + 4L * (16 + j), LE);
+            }
+        }
+    }
+
+    /** Q5_0 ({@code d * (q - 16)}) and Q5_1 ({@code d * q + m}). */
+    static void q5(MemorySegment src, long srcOff, MemorySegment dst, long dstOff, long blocks, boolean withMin) {
+        int bytes = withMin ? 24 : 22;
+        int head = withMin ? 4 : 2;
+        ByteVector zero = ByteVector.zero(B);
+        for (long b = 0; b < blocks; b++) {
+            long s = srcOff + b * bytes;
+            long o = dstOff + b * 128;
+            FloatVector d = FloatVector.broadcast(F, f16(src, s));
+            FloatVector m = FloatVector.broadcast(F, withMin ? f16(src, s + 2) : 0f);
+            long qh = Integer.toUnsignedLong(src.get(ValueLayout.JAVA_INT_UNALIGNED, s + head));
+            for (int e = 0; e < 32; e += L) {
+                ByteVector lo = bits(bytes(src, s + head + 4 + (e % 16)), 4 * (e / 16), 0xF);
+                VectorMask<Byte> high = VectorMask.fromLong(B, (qh >>> e) & LANE_BITS);
+                ByteVector v = lo.or(zero.blend((byte) 16, high));
+                if (withMin) {
+                    widen(v).mul(d).add(m).intoMemorySegment(dst, o + 4L * e, LE);
+                } else {
+                    widen(v.sub((byte) 16)).mul(d).intoMemorySegment(dst, o + 4L * e, LE);
+                }
+            }
+        }
+    }
+
+    static void q2_k(MemorySegment src, long srcOff, MemorySegment dst, long dstOff, long blocks) {
+        for (long b = 0; b < blocks; b++) {
+            long s = srcOff + b * 84;
+            long o = dstOff + b * 1024;
+            float d = f16(src, s + 80);
+            float dmin = f16(src, s + 82);
+            for (int k = 0; k < 16; k++) {
+                int sc = u8(src, s + k);
+                FloatVector dl = FloatVector.broadcast(F, d * (float) (sc & 0xF));
+                FloatVector ml = FloatVector.broadcast(F, dmin * (float) (sc >> 4));
+                for (int e = 16 * k; e < 16 * k + 16; e += L) {
+                    ByteVector v = bits(bytes(src, s + 16 + (e / 128) * 32 + (e % 32)), 2 * ((e % 128) / 32), 3);
+                    widen(v).mul(dl).sub(ml).intoMemorySegment(dst, o + 4L * e, LE);
+                }
+            }
+        }
+    }
+
+    static void q3_k(MemorySegment src, long srcOff, MemorySegment dst, long dstOff, long blocks) {
+        for (long b = 0; b < blocks; b++) {
+            long s = srcOff + b * 110;
+            long o = dstOff + b * 1024;
+            float d = f16(src, s + 108);
+            for (int k = 0; k < 16; k++) {
+                int low = k < 8 ? u8(src, s + 96 + k) & 0xF : u8(src, s + 88 + k) >> 4;
+                int high = (u8(src, s + 104 + (k & 3)) >> (2 * (k >> 2))) & 3;
+                FloatVector dl = FloatVector.broadcast(F, d * (float) ((low | (high << 4)) - 32));
+                for (int e = 16 * k; e < 16 * k + 16; e += L) {
+                    ByteVector lo = bits(bytes(src, s + 32 + (e / 128) * 32 + (e % 32)), 2 * ((e % 128) / 32), 3);
+                    ByteVector hb = bits(bytes(src, s + (e % 32)), e / 32, 1).lanewise(VectorOperators.XOR, (byte) 1);
+                    widen(lo.sub(hb.lanewise(VectorOperators.LSHL, 2))).mul(dl).intoMemorySegment(dst, o + 4L * e, LE);
+                }
+            }
+        }
+    }
+
+    /** Q4_K and Q5_K: 8 sub-blocks of 32, {@code (d * sc) * q - dmin * m}. */
+    static void q45_k(MemorySegment src, long srcOff, MemorySegment dst, long dstOff, long blocks, boolean five) {
+        int bytes = five ? 176 : 144;
+        long qsAt = five ? 48 : 16;
+        for (long b = 0; b < blocks; b++) {
+            long s = srcOff + b * bytes;
+            long o = dstOff + b * 1024;
+            float d = f16(src, s);
+            float dmin = f16(src, s + 2);
+            for (int sub = 0; sub < 8; sub++) {
+                int sc;
+                int mn;
+                if (sub < 4) {
+                    sc = u8(src, s + 4 + sub) & 0x3F;
+                    mn = u8(src, s + 8 + sub) & 0x3F;
+                } else {
+                    int packed = u8(src, s + 12 + sub - 4);
+                    sc = (packed & 0xF) | ((u8(src, s + 4 + sub - 4) >> 6) << 4);
+                    mn = (packed >> 4) | ((u8(src, s + 8 + sub - 4) >> 6) << 4);
+                }
+                FloatVector ds = FloatVector.broadcast(F, d * (float) sc);
+                FloatVector dm = FloatVector.broadcast(F, dmin * (float) mn);
+                for (int l = 0; l < 32; l += L) {
+                    ByteVector v = bits(bytes(src, s + qsAt + (sub >> 1) * 32 + l), 4 * (sub & 1), 0xF);
+                    if (five) {
+                        v = v.or(bits(bytes(src, s + 16 + l), sub, 1).lanewise(VectorOperators.LSHL, 4));
+                    }
+                    widen(v).mul(ds).sub(dm).intoMemorySegment(dst, o + 4L * (32 * sub + l), LE);
+                }
+            }
+        }
+    }
+
+    static void q6_k(MemorySegment src, long srcOff, MemorySegment dst, long dstOff, long blocks) {
+        for (long b = 0; b < blocks; b++) {
+            long s = srcOff + b * 210;
+            long o = dstOff + b * 1024;
+            float d = f16(src, s + 208);
+            for (int k = 0; k < 16; k++) {
+                FloatVector ds = FloatVector.broadcast(F, d * (float) src.get(ValueLayout.JAVA_BYTE, s + 192 + k));
+                for (int e = 16 * k; e < 16 * k + 16; e += L) {
+                    int half = e / 128;
+                    ByteVector lo = bits(bytes(src, s + half * 64 + (e % 64)), 4 * ((e % 128) / 64), 0xF);
+                    ByteVector hi = bits(bytes(src, s + 128 + half * 32 + (e % 32)), 2 * ((e % 128) / 32), 3);
+                    ByteVector v = lo.or(hi.lanewise(VectorOperators.LSHL, 4)).sub((byte) 32);
+                    widen(v).mul(ds).intoMemorySegment(dst, o + 4L * e, LE);
+                }
+            }
+        }
+    }
+}
