@@ -30,7 +30,7 @@ final class Converter {
             "pkl", "pickle", "json", "txt", "csv", "png", "svg", "zip", "tar", "gz", "msgpack");
 
     /** One tensor of the output: where its bytes go and in which shape they lie. */
-    private record Planned(String name, Array source, ArrayShape to, String dtype, long[] fileDims, long offset,
+    private record Planned(String name, TensorSource.Named source, ArrayShape to, String dtype, long[] fileDims, long offset,
                            long bytes) {
     }
 
@@ -211,6 +211,9 @@ final class Converter {
         if (p.bytes == 0) {
             return new ConvertReport.Tensor(p.name, p.source.shape(), p.to, 0, 0);
         }
+        if (p.source.quantized() != null) {
+            return dequantize(ch, at, p, options, progress);
+        }
         ExecutorService pool = options.parallelism() > 1 ? ForkJoinPool.commonPool() : null;
         long[] reported = {0};
         try (Arena arena = Arena.ofShared()) {
@@ -222,7 +225,7 @@ final class Converter {
                         reported[0] += n;
                         progress.add(p.name, n);
                     });
-            BandedCopy.Result r = copy.run(p.source, dst);
+            BandedCopy.Result r = copy.run(p.source.array(), dst);
             progress.add(p.name, p.bytes - reported[0]);
             return new ConvertReport.Tensor(p.name, p.source.shape(), p.to, r.bands(), r.sourcePasses());
         } catch (InternalError e) {
@@ -230,9 +233,30 @@ final class Converter {
         }
     }
 
+    /**
+     * Writes a block-quantized GGUF tensor: dequantized straight into a read-write mapping of its
+     * region in one pass over the blocks (the dequantizer's scratch is a few rows; no band is needed).
+     */
+    private static ConvertReport.Tensor dequantize(FileChannel ch, long at, Planned p, ConvertOptions options,
+                                                   Progress progress) throws IOException {
+        ExecutorService pool = options.parallelism() > 1 ? ForkJoinPool.commonPool() : null;
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment region = ch.map(FileChannel.MapMode.READ_WRITE, at, p.bytes, arena);
+            p.source.quantized().readInto(Array.wrap(region, p.to), pool, options.parallelism());
+            progress.add(p.name, p.bytes);
+            return new ConvertReport.Tensor(p.name, p.source.shape(), p.to, 1, 1);
+        } catch (InternalError e) {
+            throw new IOException("writing tensor '" + p.name + "' failed (is the disk full?): " + e.getMessage(), e);
+        }
+    }
+
     private static Planned plan(String format, TensorSource.Named t, ConvertRules rules, long offset,
                                 Map<String, String> metadata) {
-        ArrayShape from = t.array().shape();
+        if (t.quantized() != null && t.quantized().type().quantBlock() == null) {
+            throw new IllegalArgumentException("tensor '" + t.name() + "' is GGUF " + t.quantized().type()
+                    + ", which Tegula does not dequantize");
+        }
+        ArrayShape from = t.shape();
         ArrayShape to = rules.target(t.name(), from);
         long[] dims = to.dimensions();
         String dtype = null;
@@ -264,7 +288,7 @@ final class Converter {
             default -> {
             }
         }
-        return new Planned(t.name(), t.array(), to, dtype, fileDims, offset, to.bufferSize());
+        return new Planned(t.name(), t, to, dtype, fileDims, offset, to.bufferSize());
     }
 
     private static void checkNpy(String name, ArrayShape to) {

@@ -110,8 +110,11 @@ public final class TensorFiles {
      *
      * <p><b>Input</b> (one dispatch for every format): a directory of {@code .npy} files (one tensor
      * each, named by the file's stem), a file ending {@code .npy}, a raw buffer when
-     * {@link ConvertOptions#rawShape()} gives its full shape, else a safetensors file (every tensor,
-     * its {@code __metadata__} kept).
+     * {@link ConvertOptions#rawShape()} gives its full shape, a file ending {@code .gguf} (plain
+     * tensors copied from the mapping, block-quantized ones dequantized straight into the output in
+     * one pass; a type Tegula does not dequantize is refused by name before anything is written;
+     * GGUF metadata is not carried over), else a safetensors file (every tensor, its
+     * {@code __metadata__} kept).
      *
      * <p><b>Output</b>, chosen by {@code target}'s name: an existing directory or a name ending
      * {@code /} gets one {@code NAME.npy} per tensor; {@code .npy} one NumPy file (one tensor,

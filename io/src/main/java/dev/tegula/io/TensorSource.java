@@ -1,6 +1,7 @@
 package dev.tegula.io;
 
 import dev.tegula.core.ArrayShape;
+import dev.tegula.core.ElementType;
 import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import java.io.IOException;
@@ -22,7 +23,7 @@ import java.util.stream.Stream;
  * read-only views of the file mapped into the caller's arena wherever the format allows; the
  * mappings hold page cache, not anonymous memory.
  *
- * @param format   the format's name ({@code npy}, {@code npy-dir}, {@code safetensors}, {@code raw})
+ * @param format   the format's name ({@code npy}, {@code npy-dir}, {@code safetensors}, {@code gguf}, {@code raw})
  * @param tensors  the tensors in file order
  * @param metadata string metadata kept when the output can hold it (safetensors {@code __metadata__})
  */
@@ -30,8 +31,22 @@ record TensorSource(String format, List<Named> tensors, Map<String, String> meta
     /** Metadata key prefix under which a safetensors file written by convert records a layout it cannot express. */
     static final String SHAPE_KEY = "tegula.shape.";
 
-    /** A tensor and its name. */
-    record Named(String name, Array array) {
+    /**
+     * A tensor and its name: an array over the file, or (GGUF block-quantized types) the quantized
+     * tensor, whose values are read by dequantizing.
+     *
+     * @param array     the tensor as an array over the mapping; null when {@code quantized} is set
+     * @param quantized a block-quantized GGUF tensor; null for every other tensor
+     */
+    record Named(String name, Array array, GgufTensor quantized) {
+        Named(String name, Array array) {
+            this(name, Objects.requireNonNull(array, "array"), null);
+        }
+
+        /** {@return the tensor's shape: the array's, or f32 of the dimensions for a quantized tensor (its values are f32)} */
+        ArrayShape shape() {
+            return array != null ? array.shape() : ArrayShape.of(ElementType.F32, quantized.dimensions());
+        }
     }
 
     TensorSource {
@@ -41,7 +56,7 @@ record TensorSource(String format, List<Named> tensors, Map<String, String> meta
 
     /**
      * Opens {@code path}: a directory of {@code .npy} files, a file ending {@code .npy}, a raw buffer
-     * when {@code rawShape} is given, else a safetensors file.
+     * when {@code rawShape} is given, a file ending {@code .gguf}, else a safetensors file.
      *
      * @param rawShape the full shape of a raw buffer (its layout says how the bytes lie); null for other formats
      * @throws TensorFormatException if the file is malformed, or a raw file's size is not the shape's buffer size
@@ -57,7 +72,19 @@ record TensorSource(String format, List<Named> tensors, Map<String, String> meta
         if (TensorFiles.isNpy(path)) {
             return new TensorSource("npy", List.of(new Named(stem(path), Npy.read(path, arena))), Map.of());
         }
+        if (TensorFiles.isGguf(path)) {
+            return gguf(path, arena);
+        }
         return safetensors(path, arena);
+    }
+
+    /** Every tensor of a GGUF file: plain types as arrays over the mapping, block-quantized ones to dequantize. */
+    private static TensorSource gguf(Path path, Arena arena) throws IOException {
+        List<Named> out = new ArrayList<>();
+        for (GgufTensor t : Gguf.open(path, arena).tensors()) {
+            out.add(t.type().elementType() != null ? new Named(t.name(), t.array()) : new Named(t.name(), null, t));
+        }
+        return new TensorSource("gguf", out, Map.of());
     }
 
     private static TensorSource raw(Path path, ArrayShape shape, Arena arena) throws IOException {

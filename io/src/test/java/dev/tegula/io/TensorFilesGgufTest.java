@@ -12,7 +12,9 @@ import dev.tegula.ffm.Array;
 import dev.tegula.vector.Relayout;
 import java.io.IOException;
 import java.lang.foreign.Arena;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Test;
 
 /** GGUF files through the one format dispatch of {@link TensorFiles} (what {@code tegula convert} reads with). */
@@ -57,6 +59,33 @@ class TensorFilesGgufTest {
             assertEquals(-1, expected.segment().mismatch(fromNpy.segment()));
             assertThrows(IllegalArgumentException.class,
                     () -> TensorFiles.readAs(npy, null, ArrayShape.of(ElementType.F32, 512, 2), arena));
+        }
+    }
+
+    @Test
+    void convertDequantizesBlockTensorsFileToFileAndRefusesTypesItCannot(@TempDir Path dir) throws IOException {
+        Path whole = dir.resolve("whole.safetensors");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> TensorFiles.convert(FILE, whole, ConvertRules.all(), ConvertOptions.defaults()));
+        assertTrue(e.getMessage().contains("IQ4_NL"), e.getMessage());
+        assertTrue(Files.notExists(whole));
+        try (Arena arena = Arena.ofConfined()) {
+            for (String t : new String[] {"Q4_0", "Q8_0", "Q5_1", "Q2_K", "Q6_K"}) {
+                Path out = dir.resolve(t + ".npy");
+                TensorFiles.convert(FILE, out, ConvertRules.all().only("q." + t), ConvertOptions.defaults());
+                assertEquals(-1, GgufTest.reference(t, arena).segment().mismatch(Npy.read(out, arena).segment()), t);
+            }
+            ArrayShape tiled = (ArrayShape) Shape.parse("bf16[2,512]{1,0:T(8,128)(2,1)}");
+            Path raw = dir.resolve("q4k.bin");
+            TensorFiles.convert(FILE, raw, ConvertRules.all().only("q.Q4_K").shape("*", tiled), ConvertOptions.defaults());
+            Array expected = Relayout.to(GgufTest.reference("Q4_K", arena), tiled, arena);
+            assertEquals(-1, expected.segment().asByteBuffer().mismatch(java.nio.ByteBuffer.wrap(Files.readAllBytes(raw))));
+            Path plain = dir.resolve("plain.npy");
+            TensorFiles.convert(FILE, plain, ConvertRules.all().only("plain.f16"), ConvertOptions.defaults());
+            assertTrue(TensorFiles.read(FILE, "plain.f16", arena).contentEquals(Npy.read(plain, arena)));
+        }
+        try (var files = Files.list(dir)) {
+            assertEquals(7, files.count(), "the seven outputs and no temporary");
         }
     }
 }
