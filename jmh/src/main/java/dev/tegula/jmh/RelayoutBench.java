@@ -2,6 +2,7 @@ package dev.tegula.jmh;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Shape;
+import dev.tegula.ffm.HostMemory;
 import dev.tegula.vector.Relayout;
 import dev.tegula.vector.RelayoutPlan;
 import java.lang.foreign.Arena;
@@ -29,7 +30,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * same fork. Arrays are 64–256 MiB so nothing fits in cache. {@code relayout} and {@code copy} run
  * on one thread; {@code relayout2} and {@code copy2} on two (the copy split in two halves).
  * Report ({@link Report}): bytes/s = {@link #caseBytes} / time; ratio = copy time / relayout time.
- * Buffers are allocated with 4 KiB pages (the JVM's default; no huge-page request).
+ *
+ * <p>{@code pages}: {@code huge} allocates every buffer, the copy baseline's included, through
+ * {@link HostMemory} with huge pages (2 MiB-aligned, {@code madvise(MADV_HUGEPAGE)}: the default for
+ * Tegula's arrays on Linux); {@code 4k} through the same call with {@code -Dtegula.hugePages=false}
+ * in effect (the JVM's own allocation, 4 KiB pages where THP is in {@code madvise} mode). The setup
+ * prints the {@code AnonHugePages} of each buffer so the log says which pages a run had.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -58,6 +64,10 @@ public class RelayoutBench {
     })
     public String relayoutCase;
 
+    /** {@code huge}: buffers on transparent huge pages; {@code 4k}: without the huge-page request. */
+    @Param({"huge", "4k"})
+    public String pages;
+
     private Arena arena;
     private MemorySegment src;
     private MemorySegment dst;
@@ -74,11 +84,12 @@ public class RelayoutBench {
         ArrayShape to = fromTo[1];
         plan = Relayout.plan(from, to);
         arena = Arena.ofShared();
-        src = arena.allocate(from.bufferSize(), 4096);
-        dst = arena.allocate(to.bufferSize(), 4096);
+        System.setProperty(HostMemory.PROPERTY, String.valueOf(pages.equals("huge")));
+        src = HostMemory.allocate(arena, from.bufferSize(), 4096);
+        dst = HostMemory.allocate(arena, to.bufferSize(), 4096);
         bytes = caseBytes(from, to);
-        srcCopy = arena.allocate(bytes, 4096);
-        copyDst = arena.allocate(bytes, 4096);
+        srcCopy = HostMemory.allocate(arena, bytes, 4096);
+        copyDst = HostMemory.allocate(arena, bytes, 4096);
         srcCopy.fill((byte) 3);
         for (long i = 0; i < src.byteSize(); i += 8) {
             src.set(ValueLayout.JAVA_LONG_UNALIGNED, i, i * 0x9E3779B97F4A7C15L);
@@ -87,6 +98,16 @@ public class RelayoutBench {
         copyDst.fill((byte) 1);
         pool = Executors.newFixedThreadPool(2);
         System.out.println("# plan: " + plan);
+        System.out.println("# pages: " + pages + ", AnonHugePages MiB of src/dst/copy src/copy dst: "
+                + hugeMiB(src) + "/" + hugeMiB(dst) + "/" + hugeMiB(srcCopy) + "/" + hugeMiB(copyDst)
+                + " (of " + (src.byteSize() >> 20) + "/" + (dst.byteSize() >> 20) + "/" + (bytes >> 20) + "/"
+                + (bytes >> 20) + ")");
+    }
+
+    /** MiB of huge pages under the mapping of a buffer (-1: unknown); a mapping may hold more than the buffer. */
+    static long hugeMiB(MemorySegment s) {
+        long b = HostMemory.anonHugePageBytes(s);
+        return b < 0 ? -1 : b >> 20;
     }
 
     /**
@@ -99,10 +120,30 @@ public class RelayoutBench {
 
     /** {@return the source and destination shapes of a case string} */
     static ArrayShape[] shapes(String relayoutCase) {
-        String[] parts = relayoutCase.split("\\|");
+        String[] parts = resolve(relayoutCase).split("\\|");
         ArrayShape from = (ArrayShape) Shape.parse(parts[1]);
         ArrayShape to = (ArrayShape) Shape.parse(from.toStringWithoutLayout() + parts[2]);
         return new ArrayShape[] {from, to};
+    }
+
+    /**
+     * {@return the full case string for a case name} ({@code -p relayoutCase=f32_3d_210} on JMH's
+     * command line, where the commas of a layout would split the parameter), or the argument itself.
+     */
+    static String resolve(String relayoutCase) {
+        if (relayoutCase.contains("|")) {
+            return relayoutCase;
+        }
+        try {
+            for (String c : RelayoutBench.class.getField("relayoutCase").getAnnotation(Param.class).value()) {
+                if (c.startsWith(relayoutCase + "|")) {
+                    return c;
+                }
+            }
+        } catch (NoSuchFieldException e) {
+            throw new IllegalStateException(e);
+        }
+        throw new IllegalArgumentException("relayoutCase: no case named " + relayoutCase);
     }
 
     @TearDown(Level.Trial)

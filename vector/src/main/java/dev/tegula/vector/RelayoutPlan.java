@@ -40,6 +40,8 @@ public final class RelayoutPlan {
     /** Strided sides when the plan was made for views (null for dense layouts). */
     private final Side srcView;
     private final Side dstView;
+    /** The nests convert f32 to bf16 as they move ({@link ConvertKernels}). */
+    private final boolean convertBf16;
 
     RelayoutPlan(ArrayShape from, ArrayShape to, Side srcSide) {
         this(from, to, srcSide, null, null, null);
@@ -53,13 +55,16 @@ public final class RelayoutPlan {
         long fb = from.storageBitsPerElement();
         long tb = to.storageBitsPerElement();
         List<LoopNest> n = null;
-        if (from.elementType() == to.elementType() && fb == tb && fb >= 8) {
+        boolean f32ToBf16 = from.elementType() == ElementType.F32 && to.elementType() == ElementType.BF16
+                && fb == 32 && tb == 16;
+        if ((from.elementType() == to.elementType() && fb == tb && fb >= 8) || f32ToBf16) {
             Side dstSide = dstSideOverride != null ? dstSideOverride : Side.of(to);
             if (srcSide != null && dstSide != null) {
                 n = DigitPlanner.plan(srcSide, dstSide);
             }
         }
         this.nests = n;
+        this.convertBf16 = f32ToBf16 && n != null;
         this.pack = srcView == null && dstView == null ? packDirection(from, to) : 0;
         this.elementBytes = (int) (tb / 8);
         this.srcView = srcView;
@@ -103,7 +108,8 @@ public final class RelayoutPlan {
         if (pack != 0) {
             return pack > 0 ? "pack to E(4)" : "unpack from E(4)";
         }
-        return nests == null ? "general element walk" : DigitPlanner.describe(nests);
+        return nests == null ? "general element walk"
+                : (convertBf16 ? "f32 -> bf16 " : "") + DigitPlanner.describe(nests);
     }
 
     /**
@@ -207,10 +213,10 @@ public final class RelayoutPlan {
     private void runNests(MemorySegment src, MemorySegment dst, ExecutorService executor, int parallelism) {
         boolean parallel = executor != null && parallelism > 1 && Relayout.sharable(src) && Relayout.sharable(dst);
         for (LoopNest nest : nests) {
-            long extent = Kernels.splitExtent(nest);
+            long extent = convertBf16 ? ConvertKernels.splitExtent(nest) : Kernels.splitExtent(nest);
             long bytes = nest.elements() * elementBytes;
             if (!parallel || bytes < MIN_PARALLEL_BYTES || extent < 2) {
-                Kernels.run(nest, src, dst, elementBytes, 0, Long.MAX_VALUE);
+                runPart(nest, src, dst, 0, Long.MAX_VALUE);
                 continue;
             }
             int tasks = (int) Math.min(parallelism, extent);
@@ -218,9 +224,17 @@ public final class RelayoutPlan {
             for (int k = 0; k < tasks; k++) {
                 long lo = extent * k / tasks;
                 long hi = extent * (k + 1) / tasks;
-                futures.add(executor.submit(() -> Kernels.run(nest, src, dst, elementBytes, lo, hi)));
+                futures.add(executor.submit(() -> runPart(nest, src, dst, lo, hi)));
             }
             Relayout.await(futures);
+        }
+    }
+
+    private void runPart(LoopNest nest, MemorySegment src, MemorySegment dst, long lo, long hi) {
+        if (convertBf16) {
+            ConvertKernels.run(nest, src, dst, lo, hi);
+        } else {
+            Kernels.run(nest, src, dst, elementBytes, lo, hi);
         }
     }
 
