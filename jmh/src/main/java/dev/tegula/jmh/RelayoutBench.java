@@ -1,7 +1,9 @@
 package dev.tegula.jmh;
 
 import dev.tegula.core.ArrayShape;
+import dev.tegula.core.Layout;
 import dev.tegula.core.Shape;
+import dev.tegula.ffm.Array;
 import dev.tegula.ffm.HostMemory;
 import dev.tegula.vector.Relayout;
 import dev.tegula.vector.RelayoutPlan;
@@ -61,12 +63,22 @@ public class RelayoutBench {
         "bf16_from_T8x128_2x1|bf16[8192,8192]{1,0:T(8,128)(2,1)}|{1,0}",
         "s4_pack_E4|s4[16384,8192]{1,0}|{1,0:E(4)}",
         "s4_unpack_E4|s4[16384,8192]{1,0:E(4)}|{1,0}",
+        "f32_to_bf16_T|f32[8192,8192]{1,0}|bf16{0,1}",
+        "f32_to_bf16_T8x128_2x1|f32[8192,8192]{1,0}|bf16{1,0:T(8,128)(2,1)}",
     })
     public String relayoutCase;
 
     /** {@code huge}: buffers on transparent huge pages; {@code 4k}: without the huge-page request. */
     @Param({"huge", "4k"})
     public String pages;
+
+    /**
+     * {@code true}: before measuring, the fork runs many other relayouts (small shapes of every
+     * family, several element types, strided views, conversions) so that the engine's call sites
+     * have the polluted profiles of a process that has run many relayouts; {@code false}: a fresh fork.
+     */
+    @Param({"false", "true"})
+    public boolean used;
 
     private Arena arena;
     private MemorySegment src;
@@ -97,11 +109,47 @@ public class RelayoutBench {
         dst.fill((byte) 1);
         copyDst.fill((byte) 1);
         pool = Executors.newFixedThreadPool(2);
+        if (used) {
+            System.out.println("# used JVM: " + pollute() + " relayouts of other cases first");
+        }
         System.out.println("# plan: " + plan);
         System.out.println("# pages: " + pages + ", AnonHugePages MiB of src/dst/copy src/copy dst: "
                 + hugeMiB(src) + "/" + hugeMiB(dst) + "/" + hugeMiB(srcCopy) + "/" + hugeMiB(copyDst)
                 + " (of " + (src.byteSize() >> 20) + "/" + (dst.byteSize() >> 20) + "/" + (bytes >> 20) + "/"
                 + (bytes >> 20) + ")");
+    }
+
+    /** Small relayouts of other families, types and views, repeated until C2 has compiled them. */
+    static long pollute() {
+        String[][] pairs = {
+            {"f32[64,96]{1,0}", "{0,1}"}, {"bf16[64,256]{1,0}", "{0,1}"}, {"bf16[64,256]{1,0}", "{1,0:T(8,128)(2,1)}"},
+            {"bf16[64,256]{1,0:T(8,128)}", "{1,0}"}, {"s4[64,256]{1,0}", "{1,0:E(4)}"}, {"s4[64,256]{1,0:E(4)}", "{1,0}"},
+            {"f32[8,16,40]{2,1,0}", "{0,1,2}"}, {"f32[8,16,40]{2,1,0}", "{1,2,0}"}, {"f32[8,16,40]{2,1,0}", "{2,0,1}"},
+            {"f32[8,8,8,40]{3,2,1,0}", "{1,3,2,0}"}, {"f32[8,8,8,40]{3,2,1,0}", "{0,1,2,3}"},
+            {"f64[32,48]{1,0}", "{0,1}"}, {"s8[64,256]{1,0}", "{0,1}"}, {"u8[16,256]{1,0}", "{1,0:T(8,128)(4,1)}"},
+            {"f16[33,65]{0,1}", "{1,0:T(2,2)}"}, {"f32[40,300]{1,0}", "bf16{0,1}"}, {"f32[40,300]{1,0}", "bf16{1,0}"},
+            {"s32[50,70]{1,0}", "f32{1,0}"}, {"c64[16,16]{1,0}", "{0,1}"}, {"pred[64,64]{1,0}", "{0,1}"},
+        };
+        long n = 0;
+        for (int round = 0; round < 300; round++) {
+            try (Arena a = Arena.ofConfined()) {
+                for (String[] p : pairs) {
+                    ArrayShape[] fromTo = shapes("x|" + p[0] + "|" + p[1]);
+                    Array src = Array.allocate(a, fromTo[0]);
+                    Array dst = Array.allocate(a, fromTo[1]);
+                    Relayout.copy(src, dst);
+                    n++;
+                    if (src.shape().rank() == 2 && !src.shape().layout().isTiled() && src.elementStrides() != null) {
+                        // strided views: every other row, and a transposed view
+                        Array rows = src.slice(0, 0, src.shape().dimension(0), 2);
+                        Relayout.to(rows, Layout.of(0, 1), a);
+                        Relayout.to(src.permute(1, 0), Layout.of(1, 0), a);
+                        n += 2;
+                    }
+                }
+            }
+        }
+        return n;
     }
 
     /** MiB of huge pages under the mapping of a buffer (-1: unknown); a mapping may hold more than the buffer. */
@@ -112,7 +160,8 @@ public class RelayoutBench {
 
     /**
      * {@return the bytes a case moves, the measure of both its relayout and its copy baseline}: the
-     * larger of the two buffers (for packing, the one-byte-per-element form; otherwise both are equal).
+     * larger of the two buffers (for packing, the one-byte-per-element form; for f32 to bf16, the f32
+     * side; otherwise both are equal).
      */
     static long caseBytes(ArrayShape from, ArrayShape to) {
         return Math.max(from.bufferSize(), to.bufferSize());
@@ -122,8 +171,12 @@ public class RelayoutBench {
     static ArrayShape[] shapes(String relayoutCase) {
         String[] parts = resolve(relayoutCase).split("\\|");
         ArrayShape from = (ArrayShape) Shape.parse(parts[1]);
-        ArrayShape to = (ArrayShape) Shape.parse(from.toStringWithoutLayout() + parts[2]);
-        return new ArrayShape[] {from, to};
+        String dims = from.toStringWithoutLayout();
+        int brace = parts[2].indexOf('{');
+        // the destination: a layout, or an element type and a layout (a relayout that converts)
+        String to = brace == 0 ? dims + parts[2]
+                : parts[2].substring(0, brace) + dims.substring(dims.indexOf('[')) + parts[2].substring(brace);
+        return new ArrayShape[] {from, (ArrayShape) Shape.parse(to)};
     }
 
     /**

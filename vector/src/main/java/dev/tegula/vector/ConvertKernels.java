@@ -204,6 +204,7 @@ final class ConvertKernels {
             fullJ = nJ - nJ % 32;
             long sRow = sJ * 4;
             long dRow = tI * 2;
+            MemorySegment w = TransposeKernels.TILE_BUFFER.get();
             long bi = TransposeKernels.BLOCK_I;
             long bj = TransposeKernels.BLOCK_J;
             for (long jb = 0; jb < fullJ; jb += bj) {
@@ -216,8 +217,8 @@ final class ConvertKernels {
                         for (long i = ib; i < iEnd; i += 16) {
                             long sb = srcStrip + i * 4;
                             long db = dstCol + i * dRow;
-                            tile16F32ToBf16(src, sb, sRow, dst, db, dRow);
-                            tile16F32ToBf16(src, sb + 16 * sRow, sRow, dst, db + 32, dRow);
+                            tile16F32ToBf16(src, sb, sRow, dst, db, dRow, w);
+                            tile16F32ToBf16(src, sb + 16 * sRow, sRow, dst, db + 32, dRow, w);
                         }
                     }
                 }
@@ -232,8 +233,21 @@ final class ConvertKernels {
         }
     }
 
-    /** A 16x16 f32 tile transposed in registers, each destination row rounded to bf16 and stored (32 bytes). */
-    static void tile16F32ToBf16(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow) {
+    /**
+     * One 16x16 tile: four rounds of two-source permutes ({@code selectFrom} of two vectors,
+     * {@code vpermt2d}/{@code vpermt2w} on AVX-512), each swapping one bit of the row index with
+     * the same bit of the lane index. Two rounds in registers, the rows through the small per-thread
+     * buffer {@code w} (in L1), two more rounds: one method doing all four (64 permutes, 32 vector
+     * registers' worth) was refused by C1 ("out of virtual registers in linear scan") in a JVM that
+     * had run other relayouts first, and then never reached C2 (20x slower); a loop over the rounds
+     * through {@code w} ran at half the speed (docs/benchmarks.md).
+     */
+    static void tile16F32ToBf16(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow, MemorySegment w) {
+        tile16F32ToBf16Front(src, sb, sRow, w);
+        tile16F32ToBf16Back(w, dst, db, dRow);
+    }
+
+    private static void tile16F32ToBf16Front(MemorySegment src, long sb, long sRow, MemorySegment w) {
         IntVector a0 = IntVector.fromMemorySegment(I16, src, sb, NATIVE);
         IntVector a1 = IntVector.fromMemorySegment(I16, src, sb + 1 * sRow, NATIVE);
         IntVector a2 = IntVector.fromMemorySegment(I16, src, sb + 2 * sRow, NATIVE);
@@ -282,53 +296,88 @@ final class ConvertKernels {
         IntVector c14 = IDX_B2.selectFrom(b12, b14);
         IntVector c13 = IDX_A2.selectFrom(b13, b15);
         IntVector c15 = IDX_B2.selectFrom(b13, b15);
-        IntVector d0 = IDX_A4.selectFrom(c0, c4);
-        IntVector d4 = IDX_B4.selectFrom(c0, c4);
-        IntVector d1 = IDX_A4.selectFrom(c1, c5);
-        IntVector d5 = IDX_B4.selectFrom(c1, c5);
-        IntVector d2 = IDX_A4.selectFrom(c2, c6);
-        IntVector d6 = IDX_B4.selectFrom(c2, c6);
-        IntVector d3 = IDX_A4.selectFrom(c3, c7);
-        IntVector d7 = IDX_B4.selectFrom(c3, c7);
-        IntVector d8 = IDX_A4.selectFrom(c8, c12);
-        IntVector d12 = IDX_B4.selectFrom(c8, c12);
-        IntVector d9 = IDX_A4.selectFrom(c9, c13);
-        IntVector d13 = IDX_B4.selectFrom(c9, c13);
-        IntVector d10 = IDX_A4.selectFrom(c10, c14);
-        IntVector d14 = IDX_B4.selectFrom(c10, c14);
-        IntVector d11 = IDX_A4.selectFrom(c11, c15);
-        IntVector d15 = IDX_B4.selectFrom(c11, c15);
-        IntVector e0 = IDX_A8.selectFrom(d0, d8);
-        IntVector e8 = IDX_B8.selectFrom(d0, d8);
-        IntVector e1 = IDX_A8.selectFrom(d1, d9);
-        IntVector e9 = IDX_B8.selectFrom(d1, d9);
-        IntVector e2 = IDX_A8.selectFrom(d2, d10);
-        IntVector e10 = IDX_B8.selectFrom(d2, d10);
-        IntVector e3 = IDX_A8.selectFrom(d3, d11);
-        IntVector e11 = IDX_B8.selectFrom(d3, d11);
-        IntVector e4 = IDX_A8.selectFrom(d4, d12);
-        IntVector e12 = IDX_B8.selectFrom(d4, d12);
-        IntVector e5 = IDX_A8.selectFrom(d5, d13);
-        IntVector e13 = IDX_B8.selectFrom(d5, d13);
-        IntVector e6 = IDX_A8.selectFrom(d6, d14);
-        IntVector e14 = IDX_B8.selectFrom(d6, d14);
-        IntVector e7 = IDX_A8.selectFrom(d7, d15);
-        IntVector e15 = IDX_B8.selectFrom(d7, d15);
-        bf16(e0).intoMemorySegment(dst, db, NATIVE);
-        bf16(e1).intoMemorySegment(dst, db + 1 * dRow, NATIVE);
-        bf16(e2).intoMemorySegment(dst, db + 2 * dRow, NATIVE);
-        bf16(e3).intoMemorySegment(dst, db + 3 * dRow, NATIVE);
-        bf16(e4).intoMemorySegment(dst, db + 4 * dRow, NATIVE);
-        bf16(e5).intoMemorySegment(dst, db + 5 * dRow, NATIVE);
-        bf16(e6).intoMemorySegment(dst, db + 6 * dRow, NATIVE);
-        bf16(e7).intoMemorySegment(dst, db + 7 * dRow, NATIVE);
-        bf16(e8).intoMemorySegment(dst, db + 8 * dRow, NATIVE);
-        bf16(e9).intoMemorySegment(dst, db + 9 * dRow, NATIVE);
-        bf16(e10).intoMemorySegment(dst, db + 10 * dRow, NATIVE);
-        bf16(e11).intoMemorySegment(dst, db + 11 * dRow, NATIVE);
-        bf16(e12).intoMemorySegment(dst, db + 12 * dRow, NATIVE);
-        bf16(e13).intoMemorySegment(dst, db + 13 * dRow, NATIVE);
-        bf16(e14).intoMemorySegment(dst, db + 14 * dRow, NATIVE);
-        bf16(e15).intoMemorySegment(dst, db + 15 * dRow, NATIVE);
+        c0.intoMemorySegment(w, 0, NATIVE);
+        c1.intoMemorySegment(w, 64, NATIVE);
+        c2.intoMemorySegment(w, 128, NATIVE);
+        c3.intoMemorySegment(w, 192, NATIVE);
+        c4.intoMemorySegment(w, 256, NATIVE);
+        c5.intoMemorySegment(w, 320, NATIVE);
+        c6.intoMemorySegment(w, 384, NATIVE);
+        c7.intoMemorySegment(w, 448, NATIVE);
+        c8.intoMemorySegment(w, 512, NATIVE);
+        c9.intoMemorySegment(w, 576, NATIVE);
+        c10.intoMemorySegment(w, 640, NATIVE);
+        c11.intoMemorySegment(w, 704, NATIVE);
+        c12.intoMemorySegment(w, 768, NATIVE);
+        c13.intoMemorySegment(w, 832, NATIVE);
+        c14.intoMemorySegment(w, 896, NATIVE);
+        c15.intoMemorySegment(w, 960, NATIVE);
+    }
+
+    private static void tile16F32ToBf16Back(MemorySegment w, MemorySegment dst, long db, long dRow) {
+        IntVector a0 = IntVector.fromMemorySegment(I16, w, 0, NATIVE);
+        IntVector a1 = IntVector.fromMemorySegment(I16, w, 64, NATIVE);
+        IntVector a2 = IntVector.fromMemorySegment(I16, w, 128, NATIVE);
+        IntVector a3 = IntVector.fromMemorySegment(I16, w, 192, NATIVE);
+        IntVector a4 = IntVector.fromMemorySegment(I16, w, 256, NATIVE);
+        IntVector a5 = IntVector.fromMemorySegment(I16, w, 320, NATIVE);
+        IntVector a6 = IntVector.fromMemorySegment(I16, w, 384, NATIVE);
+        IntVector a7 = IntVector.fromMemorySegment(I16, w, 448, NATIVE);
+        IntVector a8 = IntVector.fromMemorySegment(I16, w, 512, NATIVE);
+        IntVector a9 = IntVector.fromMemorySegment(I16, w, 576, NATIVE);
+        IntVector a10 = IntVector.fromMemorySegment(I16, w, 640, NATIVE);
+        IntVector a11 = IntVector.fromMemorySegment(I16, w, 704, NATIVE);
+        IntVector a12 = IntVector.fromMemorySegment(I16, w, 768, NATIVE);
+        IntVector a13 = IntVector.fromMemorySegment(I16, w, 832, NATIVE);
+        IntVector a14 = IntVector.fromMemorySegment(I16, w, 896, NATIVE);
+        IntVector a15 = IntVector.fromMemorySegment(I16, w, 960, NATIVE);
+        IntVector b0 = IDX_A4.selectFrom(a0, a4);
+        IntVector b4 = IDX_B4.selectFrom(a0, a4);
+        IntVector b1 = IDX_A4.selectFrom(a1, a5);
+        IntVector b5 = IDX_B4.selectFrom(a1, a5);
+        IntVector b2 = IDX_A4.selectFrom(a2, a6);
+        IntVector b6 = IDX_B4.selectFrom(a2, a6);
+        IntVector b3 = IDX_A4.selectFrom(a3, a7);
+        IntVector b7 = IDX_B4.selectFrom(a3, a7);
+        IntVector b8 = IDX_A4.selectFrom(a8, a12);
+        IntVector b12 = IDX_B4.selectFrom(a8, a12);
+        IntVector b9 = IDX_A4.selectFrom(a9, a13);
+        IntVector b13 = IDX_B4.selectFrom(a9, a13);
+        IntVector b10 = IDX_A4.selectFrom(a10, a14);
+        IntVector b14 = IDX_B4.selectFrom(a10, a14);
+        IntVector b11 = IDX_A4.selectFrom(a11, a15);
+        IntVector b15 = IDX_B4.selectFrom(a11, a15);
+        IntVector c0 = IDX_A8.selectFrom(b0, b8);
+        IntVector c8 = IDX_B8.selectFrom(b0, b8);
+        IntVector c1 = IDX_A8.selectFrom(b1, b9);
+        IntVector c9 = IDX_B8.selectFrom(b1, b9);
+        IntVector c2 = IDX_A8.selectFrom(b2, b10);
+        IntVector c10 = IDX_B8.selectFrom(b2, b10);
+        IntVector c3 = IDX_A8.selectFrom(b3, b11);
+        IntVector c11 = IDX_B8.selectFrom(b3, b11);
+        IntVector c4 = IDX_A8.selectFrom(b4, b12);
+        IntVector c12 = IDX_B8.selectFrom(b4, b12);
+        IntVector c5 = IDX_A8.selectFrom(b5, b13);
+        IntVector c13 = IDX_B8.selectFrom(b5, b13);
+        IntVector c6 = IDX_A8.selectFrom(b6, b14);
+        IntVector c14 = IDX_B8.selectFrom(b6, b14);
+        IntVector c7 = IDX_A8.selectFrom(b7, b15);
+        IntVector c15 = IDX_B8.selectFrom(b7, b15);
+        bf16(c0).intoMemorySegment(dst, db, NATIVE);
+        bf16(c1).intoMemorySegment(dst, db + 1 * dRow, NATIVE);
+        bf16(c2).intoMemorySegment(dst, db + 2 * dRow, NATIVE);
+        bf16(c3).intoMemorySegment(dst, db + 3 * dRow, NATIVE);
+        bf16(c4).intoMemorySegment(dst, db + 4 * dRow, NATIVE);
+        bf16(c5).intoMemorySegment(dst, db + 5 * dRow, NATIVE);
+        bf16(c6).intoMemorySegment(dst, db + 6 * dRow, NATIVE);
+        bf16(c7).intoMemorySegment(dst, db + 7 * dRow, NATIVE);
+        bf16(c8).intoMemorySegment(dst, db + 8 * dRow, NATIVE);
+        bf16(c9).intoMemorySegment(dst, db + 9 * dRow, NATIVE);
+        bf16(c10).intoMemorySegment(dst, db + 10 * dRow, NATIVE);
+        bf16(c11).intoMemorySegment(dst, db + 11 * dRow, NATIVE);
+        bf16(c12).intoMemorySegment(dst, db + 12 * dRow, NATIVE);
+        bf16(c13).intoMemorySegment(dst, db + 13 * dRow, NATIVE);
+        bf16(c14).intoMemorySegment(dst, db + 14 * dRow, NATIVE);
+        bf16(c15).intoMemorySegment(dst, db + 15 * dRow, NATIVE);
     }
 }

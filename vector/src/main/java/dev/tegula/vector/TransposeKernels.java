@@ -45,6 +45,10 @@ final class TransposeKernels {
     static final int BLOCK_I = Integer.getInteger("tegula.transpose.bi", 128);
     static final int BLOCK_J = Integer.getInteger("tegula.transpose.bj", 128);
 
+    /** The per-thread buffer a 16x16 tile's rows pass through between permute rounds (1 KiB, in L1). */
+    static final ThreadLocal<MemorySegment> TILE_BUFFER = ThreadLocal.withInitial(
+            () -> java.lang.foreign.Arena.ofAuto().allocate(1024, 64));
+
     private static final IntVector IDX_IA1 = intIndex(1, true);
     private static final IntVector IDX_IB1 = intIndex(1, false);
     private static final IntVector IDX_IA2 = intIndex(2, true);
@@ -143,6 +147,7 @@ final class TransposeKernels {
     static void direct(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
                        long sJ, long blockI, long blockJ) {
         int t = TILE;
+        MemorySegment w = TILE_BUFFER.get();
         int tj = Math.max(t, 64 / b);             // destination elements per step: whole 64-byte lines
         long fullI = nI - nI % t;
         long fullJ = nJ - nJ % tj;
@@ -158,7 +163,7 @@ final class TransposeKernels {
                     for (long i = ib; i < iEnd; i += t) {
                         long sb = srcStrip + i * b;
                         long db = dstCol + i * dRow;
-                        step(src, sb, sRow, dst, db, dRow, b, t, tj);
+                        step(src, sb, sRow, dst, db, dRow, b, t, tj, w);
                     }
                 }
             }
@@ -174,13 +179,13 @@ final class TransposeKernels {
 
     /** One step of a strip: t destination rows by tj destination elements, as tj / t square tiles. */
     private static void step(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow, int b,
-                             int t, int tj) {
+                             int t, int tj, MemorySegment w) {
         if (t == 16) {
             if (b == 4) {
-                tile16Int(src, sb, sRow, dst, db, dRow);
+                tile16Int(src, sb, sRow, dst, db, dRow, w);
             } else {
-                tile16Short(src, sb, sRow, dst, db, dRow);
-                tile16Short(src, sb + 16 * sRow, sRow, dst, db + 32, dRow);
+                tile16Short(src, sb, sRow, dst, db, dRow, w);
+                tile16Short(src, sb + 16 * sRow, sRow, dst, db + 32, dRow, w);
             }
             return;
         }
@@ -193,8 +198,21 @@ final class TransposeKernels {
         }
     }
 
-    /** A 16x16 transpose in registers: row r of the source block becomes row r of the destination block's column. */
-    static void tile16Int(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow) {
+    /**
+     * One 16x16 tile: four rounds of two-source permutes ({@code selectFrom} of two vectors,
+     * {@code vpermt2d}/{@code vpermt2w} on AVX-512), each swapping one bit of the row index with
+     * the same bit of the lane index. Two rounds in registers, the rows through the small per-thread
+     * buffer {@code w} (in L1), two more rounds: one method doing all four (64 permutes, 32 vector
+     * registers' worth) was refused by C1 ("out of virtual registers in linear scan") in a JVM that
+     * had run other relayouts first, and then never reached C2 (20x slower); a loop over the rounds
+     * through {@code w} ran at half the speed (docs/benchmarks.md).
+     */
+    static void tile16Int(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow, MemorySegment w) {
+        tile16IntFront(src, sb, sRow, w);
+        tile16IntBack(w, dst, db, dRow);
+    }
+
+    private static void tile16IntFront(MemorySegment src, long sb, long sRow, MemorySegment w) {
         IntVector a0 = IntVector.fromMemorySegment(I16, src, sb, NATIVE);
         IntVector a1 = IntVector.fromMemorySegment(I16, src, sb + 1 * sRow, NATIVE);
         IntVector a2 = IntVector.fromMemorySegment(I16, src, sb + 2 * sRow, NATIVE);
@@ -243,58 +261,106 @@ final class TransposeKernels {
         IntVector c14 = IDX_IB2.selectFrom(b12, b14);
         IntVector c13 = IDX_IA2.selectFrom(b13, b15);
         IntVector c15 = IDX_IB2.selectFrom(b13, b15);
-        IntVector d0 = IDX_IA4.selectFrom(c0, c4);
-        IntVector d4 = IDX_IB4.selectFrom(c0, c4);
-        IntVector d1 = IDX_IA4.selectFrom(c1, c5);
-        IntVector d5 = IDX_IB4.selectFrom(c1, c5);
-        IntVector d2 = IDX_IA4.selectFrom(c2, c6);
-        IntVector d6 = IDX_IB4.selectFrom(c2, c6);
-        IntVector d3 = IDX_IA4.selectFrom(c3, c7);
-        IntVector d7 = IDX_IB4.selectFrom(c3, c7);
-        IntVector d8 = IDX_IA4.selectFrom(c8, c12);
-        IntVector d12 = IDX_IB4.selectFrom(c8, c12);
-        IntVector d9 = IDX_IA4.selectFrom(c9, c13);
-        IntVector d13 = IDX_IB4.selectFrom(c9, c13);
-        IntVector d10 = IDX_IA4.selectFrom(c10, c14);
-        IntVector d14 = IDX_IB4.selectFrom(c10, c14);
-        IntVector d11 = IDX_IA4.selectFrom(c11, c15);
-        IntVector d15 = IDX_IB4.selectFrom(c11, c15);
-        IntVector e0 = IDX_IA8.selectFrom(d0, d8);
-        IntVector e8 = IDX_IB8.selectFrom(d0, d8);
-        IntVector e1 = IDX_IA8.selectFrom(d1, d9);
-        IntVector e9 = IDX_IB8.selectFrom(d1, d9);
-        IntVector e2 = IDX_IA8.selectFrom(d2, d10);
-        IntVector e10 = IDX_IB8.selectFrom(d2, d10);
-        IntVector e3 = IDX_IA8.selectFrom(d3, d11);
-        IntVector e11 = IDX_IB8.selectFrom(d3, d11);
-        IntVector e4 = IDX_IA8.selectFrom(d4, d12);
-        IntVector e12 = IDX_IB8.selectFrom(d4, d12);
-        IntVector e5 = IDX_IA8.selectFrom(d5, d13);
-        IntVector e13 = IDX_IB8.selectFrom(d5, d13);
-        IntVector e6 = IDX_IA8.selectFrom(d6, d14);
-        IntVector e14 = IDX_IB8.selectFrom(d6, d14);
-        IntVector e7 = IDX_IA8.selectFrom(d7, d15);
-        IntVector e15 = IDX_IB8.selectFrom(d7, d15);
-        e0.intoMemorySegment(dst, db, NATIVE);
-        e1.intoMemorySegment(dst, db + 1 * dRow, NATIVE);
-        e2.intoMemorySegment(dst, db + 2 * dRow, NATIVE);
-        e3.intoMemorySegment(dst, db + 3 * dRow, NATIVE);
-        e4.intoMemorySegment(dst, db + 4 * dRow, NATIVE);
-        e5.intoMemorySegment(dst, db + 5 * dRow, NATIVE);
-        e6.intoMemorySegment(dst, db + 6 * dRow, NATIVE);
-        e7.intoMemorySegment(dst, db + 7 * dRow, NATIVE);
-        e8.intoMemorySegment(dst, db + 8 * dRow, NATIVE);
-        e9.intoMemorySegment(dst, db + 9 * dRow, NATIVE);
-        e10.intoMemorySegment(dst, db + 10 * dRow, NATIVE);
-        e11.intoMemorySegment(dst, db + 11 * dRow, NATIVE);
-        e12.intoMemorySegment(dst, db + 12 * dRow, NATIVE);
-        e13.intoMemorySegment(dst, db + 13 * dRow, NATIVE);
-        e14.intoMemorySegment(dst, db + 14 * dRow, NATIVE);
-        e15.intoMemorySegment(dst, db + 15 * dRow, NATIVE);
+        c0.intoMemorySegment(w, 0, NATIVE);
+        c1.intoMemorySegment(w, 64, NATIVE);
+        c2.intoMemorySegment(w, 128, NATIVE);
+        c3.intoMemorySegment(w, 192, NATIVE);
+        c4.intoMemorySegment(w, 256, NATIVE);
+        c5.intoMemorySegment(w, 320, NATIVE);
+        c6.intoMemorySegment(w, 384, NATIVE);
+        c7.intoMemorySegment(w, 448, NATIVE);
+        c8.intoMemorySegment(w, 512, NATIVE);
+        c9.intoMemorySegment(w, 576, NATIVE);
+        c10.intoMemorySegment(w, 640, NATIVE);
+        c11.intoMemorySegment(w, 704, NATIVE);
+        c12.intoMemorySegment(w, 768, NATIVE);
+        c13.intoMemorySegment(w, 832, NATIVE);
+        c14.intoMemorySegment(w, 896, NATIVE);
+        c15.intoMemorySegment(w, 960, NATIVE);
     }
 
-    /** A 16x16 transpose in registers: row r of the source block becomes row r of the destination block's column. */
-    static void tile16Short(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow) {
+    private static void tile16IntBack(MemorySegment w, MemorySegment dst, long db, long dRow) {
+        IntVector a0 = IntVector.fromMemorySegment(I16, w, 0, NATIVE);
+        IntVector a1 = IntVector.fromMemorySegment(I16, w, 64, NATIVE);
+        IntVector a2 = IntVector.fromMemorySegment(I16, w, 128, NATIVE);
+        IntVector a3 = IntVector.fromMemorySegment(I16, w, 192, NATIVE);
+        IntVector a4 = IntVector.fromMemorySegment(I16, w, 256, NATIVE);
+        IntVector a5 = IntVector.fromMemorySegment(I16, w, 320, NATIVE);
+        IntVector a6 = IntVector.fromMemorySegment(I16, w, 384, NATIVE);
+        IntVector a7 = IntVector.fromMemorySegment(I16, w, 448, NATIVE);
+        IntVector a8 = IntVector.fromMemorySegment(I16, w, 512, NATIVE);
+        IntVector a9 = IntVector.fromMemorySegment(I16, w, 576, NATIVE);
+        IntVector a10 = IntVector.fromMemorySegment(I16, w, 640, NATIVE);
+        IntVector a11 = IntVector.fromMemorySegment(I16, w, 704, NATIVE);
+        IntVector a12 = IntVector.fromMemorySegment(I16, w, 768, NATIVE);
+        IntVector a13 = IntVector.fromMemorySegment(I16, w, 832, NATIVE);
+        IntVector a14 = IntVector.fromMemorySegment(I16, w, 896, NATIVE);
+        IntVector a15 = IntVector.fromMemorySegment(I16, w, 960, NATIVE);
+        IntVector b0 = IDX_IA4.selectFrom(a0, a4);
+        IntVector b4 = IDX_IB4.selectFrom(a0, a4);
+        IntVector b1 = IDX_IA4.selectFrom(a1, a5);
+        IntVector b5 = IDX_IB4.selectFrom(a1, a5);
+        IntVector b2 = IDX_IA4.selectFrom(a2, a6);
+        IntVector b6 = IDX_IB4.selectFrom(a2, a6);
+        IntVector b3 = IDX_IA4.selectFrom(a3, a7);
+        IntVector b7 = IDX_IB4.selectFrom(a3, a7);
+        IntVector b8 = IDX_IA4.selectFrom(a8, a12);
+        IntVector b12 = IDX_IB4.selectFrom(a8, a12);
+        IntVector b9 = IDX_IA4.selectFrom(a9, a13);
+        IntVector b13 = IDX_IB4.selectFrom(a9, a13);
+        IntVector b10 = IDX_IA4.selectFrom(a10, a14);
+        IntVector b14 = IDX_IB4.selectFrom(a10, a14);
+        IntVector b11 = IDX_IA4.selectFrom(a11, a15);
+        IntVector b15 = IDX_IB4.selectFrom(a11, a15);
+        IntVector c0 = IDX_IA8.selectFrom(b0, b8);
+        IntVector c8 = IDX_IB8.selectFrom(b0, b8);
+        IntVector c1 = IDX_IA8.selectFrom(b1, b9);
+        IntVector c9 = IDX_IB8.selectFrom(b1, b9);
+        IntVector c2 = IDX_IA8.selectFrom(b2, b10);
+        IntVector c10 = IDX_IB8.selectFrom(b2, b10);
+        IntVector c3 = IDX_IA8.selectFrom(b3, b11);
+        IntVector c11 = IDX_IB8.selectFrom(b3, b11);
+        IntVector c4 = IDX_IA8.selectFrom(b4, b12);
+        IntVector c12 = IDX_IB8.selectFrom(b4, b12);
+        IntVector c5 = IDX_IA8.selectFrom(b5, b13);
+        IntVector c13 = IDX_IB8.selectFrom(b5, b13);
+        IntVector c6 = IDX_IA8.selectFrom(b6, b14);
+        IntVector c14 = IDX_IB8.selectFrom(b6, b14);
+        IntVector c7 = IDX_IA8.selectFrom(b7, b15);
+        IntVector c15 = IDX_IB8.selectFrom(b7, b15);
+        c0.intoMemorySegment(dst, db, NATIVE);
+        c1.intoMemorySegment(dst, db + 1 * dRow, NATIVE);
+        c2.intoMemorySegment(dst, db + 2 * dRow, NATIVE);
+        c3.intoMemorySegment(dst, db + 3 * dRow, NATIVE);
+        c4.intoMemorySegment(dst, db + 4 * dRow, NATIVE);
+        c5.intoMemorySegment(dst, db + 5 * dRow, NATIVE);
+        c6.intoMemorySegment(dst, db + 6 * dRow, NATIVE);
+        c7.intoMemorySegment(dst, db + 7 * dRow, NATIVE);
+        c8.intoMemorySegment(dst, db + 8 * dRow, NATIVE);
+        c9.intoMemorySegment(dst, db + 9 * dRow, NATIVE);
+        c10.intoMemorySegment(dst, db + 10 * dRow, NATIVE);
+        c11.intoMemorySegment(dst, db + 11 * dRow, NATIVE);
+        c12.intoMemorySegment(dst, db + 12 * dRow, NATIVE);
+        c13.intoMemorySegment(dst, db + 13 * dRow, NATIVE);
+        c14.intoMemorySegment(dst, db + 14 * dRow, NATIVE);
+        c15.intoMemorySegment(dst, db + 15 * dRow, NATIVE);
+    }
+
+    /**
+     * One 16x16 tile: four rounds of two-source permutes ({@code selectFrom} of two vectors,
+     * {@code vpermt2d}/{@code vpermt2w} on AVX-512), each swapping one bit of the row index with
+     * the same bit of the lane index. Two rounds in registers, the rows through the small per-thread
+     * buffer {@code w} (in L1), two more rounds: one method doing all four (64 permutes, 32 vector
+     * registers' worth) was refused by C1 ("out of virtual registers in linear scan") in a JVM that
+     * had run other relayouts first, and then never reached C2 (20x slower); a loop over the rounds
+     * through {@code w} ran at half the speed (docs/benchmarks.md).
+     */
+    static void tile16Short(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow, MemorySegment w) {
+        tile16ShortFront(src, sb, sRow, w);
+        tile16ShortBack(w, dst, db, dRow);
+    }
+
+    private static void tile16ShortFront(MemorySegment src, long sb, long sRow, MemorySegment w) {
         ShortVector a0 = ShortVector.fromMemorySegment(S16, src, sb, NATIVE);
         ShortVector a1 = ShortVector.fromMemorySegment(S16, src, sb + 1 * sRow, NATIVE);
         ShortVector a2 = ShortVector.fromMemorySegment(S16, src, sb + 2 * sRow, NATIVE);
@@ -343,54 +409,88 @@ final class TransposeKernels {
         ShortVector c14 = IDX_SB2.selectFrom(b12, b14);
         ShortVector c13 = IDX_SA2.selectFrom(b13, b15);
         ShortVector c15 = IDX_SB2.selectFrom(b13, b15);
-        ShortVector d0 = IDX_SA4.selectFrom(c0, c4);
-        ShortVector d4 = IDX_SB4.selectFrom(c0, c4);
-        ShortVector d1 = IDX_SA4.selectFrom(c1, c5);
-        ShortVector d5 = IDX_SB4.selectFrom(c1, c5);
-        ShortVector d2 = IDX_SA4.selectFrom(c2, c6);
-        ShortVector d6 = IDX_SB4.selectFrom(c2, c6);
-        ShortVector d3 = IDX_SA4.selectFrom(c3, c7);
-        ShortVector d7 = IDX_SB4.selectFrom(c3, c7);
-        ShortVector d8 = IDX_SA4.selectFrom(c8, c12);
-        ShortVector d12 = IDX_SB4.selectFrom(c8, c12);
-        ShortVector d9 = IDX_SA4.selectFrom(c9, c13);
-        ShortVector d13 = IDX_SB4.selectFrom(c9, c13);
-        ShortVector d10 = IDX_SA4.selectFrom(c10, c14);
-        ShortVector d14 = IDX_SB4.selectFrom(c10, c14);
-        ShortVector d11 = IDX_SA4.selectFrom(c11, c15);
-        ShortVector d15 = IDX_SB4.selectFrom(c11, c15);
-        ShortVector e0 = IDX_SA8.selectFrom(d0, d8);
-        ShortVector e8 = IDX_SB8.selectFrom(d0, d8);
-        ShortVector e1 = IDX_SA8.selectFrom(d1, d9);
-        ShortVector e9 = IDX_SB8.selectFrom(d1, d9);
-        ShortVector e2 = IDX_SA8.selectFrom(d2, d10);
-        ShortVector e10 = IDX_SB8.selectFrom(d2, d10);
-        ShortVector e3 = IDX_SA8.selectFrom(d3, d11);
-        ShortVector e11 = IDX_SB8.selectFrom(d3, d11);
-        ShortVector e4 = IDX_SA8.selectFrom(d4, d12);
-        ShortVector e12 = IDX_SB8.selectFrom(d4, d12);
-        ShortVector e5 = IDX_SA8.selectFrom(d5, d13);
-        ShortVector e13 = IDX_SB8.selectFrom(d5, d13);
-        ShortVector e6 = IDX_SA8.selectFrom(d6, d14);
-        ShortVector e14 = IDX_SB8.selectFrom(d6, d14);
-        ShortVector e7 = IDX_SA8.selectFrom(d7, d15);
-        ShortVector e15 = IDX_SB8.selectFrom(d7, d15);
-        e0.intoMemorySegment(dst, db, NATIVE);
-        e1.intoMemorySegment(dst, db + 1 * dRow, NATIVE);
-        e2.intoMemorySegment(dst, db + 2 * dRow, NATIVE);
-        e3.intoMemorySegment(dst, db + 3 * dRow, NATIVE);
-        e4.intoMemorySegment(dst, db + 4 * dRow, NATIVE);
-        e5.intoMemorySegment(dst, db + 5 * dRow, NATIVE);
-        e6.intoMemorySegment(dst, db + 6 * dRow, NATIVE);
-        e7.intoMemorySegment(dst, db + 7 * dRow, NATIVE);
-        e8.intoMemorySegment(dst, db + 8 * dRow, NATIVE);
-        e9.intoMemorySegment(dst, db + 9 * dRow, NATIVE);
-        e10.intoMemorySegment(dst, db + 10 * dRow, NATIVE);
-        e11.intoMemorySegment(dst, db + 11 * dRow, NATIVE);
-        e12.intoMemorySegment(dst, db + 12 * dRow, NATIVE);
-        e13.intoMemorySegment(dst, db + 13 * dRow, NATIVE);
-        e14.intoMemorySegment(dst, db + 14 * dRow, NATIVE);
-        e15.intoMemorySegment(dst, db + 15 * dRow, NATIVE);
+        c0.intoMemorySegment(w, 0, NATIVE);
+        c1.intoMemorySegment(w, 32, NATIVE);
+        c2.intoMemorySegment(w, 64, NATIVE);
+        c3.intoMemorySegment(w, 96, NATIVE);
+        c4.intoMemorySegment(w, 128, NATIVE);
+        c5.intoMemorySegment(w, 160, NATIVE);
+        c6.intoMemorySegment(w, 192, NATIVE);
+        c7.intoMemorySegment(w, 224, NATIVE);
+        c8.intoMemorySegment(w, 256, NATIVE);
+        c9.intoMemorySegment(w, 288, NATIVE);
+        c10.intoMemorySegment(w, 320, NATIVE);
+        c11.intoMemorySegment(w, 352, NATIVE);
+        c12.intoMemorySegment(w, 384, NATIVE);
+        c13.intoMemorySegment(w, 416, NATIVE);
+        c14.intoMemorySegment(w, 448, NATIVE);
+        c15.intoMemorySegment(w, 480, NATIVE);
     }
 
+    private static void tile16ShortBack(MemorySegment w, MemorySegment dst, long db, long dRow) {
+        ShortVector a0 = ShortVector.fromMemorySegment(S16, w, 0, NATIVE);
+        ShortVector a1 = ShortVector.fromMemorySegment(S16, w, 32, NATIVE);
+        ShortVector a2 = ShortVector.fromMemorySegment(S16, w, 64, NATIVE);
+        ShortVector a3 = ShortVector.fromMemorySegment(S16, w, 96, NATIVE);
+        ShortVector a4 = ShortVector.fromMemorySegment(S16, w, 128, NATIVE);
+        ShortVector a5 = ShortVector.fromMemorySegment(S16, w, 160, NATIVE);
+        ShortVector a6 = ShortVector.fromMemorySegment(S16, w, 192, NATIVE);
+        ShortVector a7 = ShortVector.fromMemorySegment(S16, w, 224, NATIVE);
+        ShortVector a8 = ShortVector.fromMemorySegment(S16, w, 256, NATIVE);
+        ShortVector a9 = ShortVector.fromMemorySegment(S16, w, 288, NATIVE);
+        ShortVector a10 = ShortVector.fromMemorySegment(S16, w, 320, NATIVE);
+        ShortVector a11 = ShortVector.fromMemorySegment(S16, w, 352, NATIVE);
+        ShortVector a12 = ShortVector.fromMemorySegment(S16, w, 384, NATIVE);
+        ShortVector a13 = ShortVector.fromMemorySegment(S16, w, 416, NATIVE);
+        ShortVector a14 = ShortVector.fromMemorySegment(S16, w, 448, NATIVE);
+        ShortVector a15 = ShortVector.fromMemorySegment(S16, w, 480, NATIVE);
+        ShortVector b0 = IDX_SA4.selectFrom(a0, a4);
+        ShortVector b4 = IDX_SB4.selectFrom(a0, a4);
+        ShortVector b1 = IDX_SA4.selectFrom(a1, a5);
+        ShortVector b5 = IDX_SB4.selectFrom(a1, a5);
+        ShortVector b2 = IDX_SA4.selectFrom(a2, a6);
+        ShortVector b6 = IDX_SB4.selectFrom(a2, a6);
+        ShortVector b3 = IDX_SA4.selectFrom(a3, a7);
+        ShortVector b7 = IDX_SB4.selectFrom(a3, a7);
+        ShortVector b8 = IDX_SA4.selectFrom(a8, a12);
+        ShortVector b12 = IDX_SB4.selectFrom(a8, a12);
+        ShortVector b9 = IDX_SA4.selectFrom(a9, a13);
+        ShortVector b13 = IDX_SB4.selectFrom(a9, a13);
+        ShortVector b10 = IDX_SA4.selectFrom(a10, a14);
+        ShortVector b14 = IDX_SB4.selectFrom(a10, a14);
+        ShortVector b11 = IDX_SA4.selectFrom(a11, a15);
+        ShortVector b15 = IDX_SB4.selectFrom(a11, a15);
+        ShortVector c0 = IDX_SA8.selectFrom(b0, b8);
+        ShortVector c8 = IDX_SB8.selectFrom(b0, b8);
+        ShortVector c1 = IDX_SA8.selectFrom(b1, b9);
+        ShortVector c9 = IDX_SB8.selectFrom(b1, b9);
+        ShortVector c2 = IDX_SA8.selectFrom(b2, b10);
+        ShortVector c10 = IDX_SB8.selectFrom(b2, b10);
+        ShortVector c3 = IDX_SA8.selectFrom(b3, b11);
+        ShortVector c11 = IDX_SB8.selectFrom(b3, b11);
+        ShortVector c4 = IDX_SA8.selectFrom(b4, b12);
+        ShortVector c12 = IDX_SB8.selectFrom(b4, b12);
+        ShortVector c5 = IDX_SA8.selectFrom(b5, b13);
+        ShortVector c13 = IDX_SB8.selectFrom(b5, b13);
+        ShortVector c6 = IDX_SA8.selectFrom(b6, b14);
+        ShortVector c14 = IDX_SB8.selectFrom(b6, b14);
+        ShortVector c7 = IDX_SA8.selectFrom(b7, b15);
+        ShortVector c15 = IDX_SB8.selectFrom(b7, b15);
+        c0.intoMemorySegment(dst, db, NATIVE);
+        c1.intoMemorySegment(dst, db + 1 * dRow, NATIVE);
+        c2.intoMemorySegment(dst, db + 2 * dRow, NATIVE);
+        c3.intoMemorySegment(dst, db + 3 * dRow, NATIVE);
+        c4.intoMemorySegment(dst, db + 4 * dRow, NATIVE);
+        c5.intoMemorySegment(dst, db + 5 * dRow, NATIVE);
+        c6.intoMemorySegment(dst, db + 6 * dRow, NATIVE);
+        c7.intoMemorySegment(dst, db + 7 * dRow, NATIVE);
+        c8.intoMemorySegment(dst, db + 8 * dRow, NATIVE);
+        c9.intoMemorySegment(dst, db + 9 * dRow, NATIVE);
+        c10.intoMemorySegment(dst, db + 10 * dRow, NATIVE);
+        c11.intoMemorySegment(dst, db + 11 * dRow, NATIVE);
+        c12.intoMemorySegment(dst, db + 12 * dRow, NATIVE);
+        c13.intoMemorySegment(dst, db + 13 * dRow, NATIVE);
+        c14.intoMemorySegment(dst, db + 14 * dRow, NATIVE);
+        c15.intoMemorySegment(dst, db + 15 * dRow, NATIVE);
+    }
 }
