@@ -4,4 +4,5 @@
  */
 module dev.tegula.core {
     exports dev.tegula.core;
+    exports dev.tegula.core.internal to dev.tegula.ffm;
 }

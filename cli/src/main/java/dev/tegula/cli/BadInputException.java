@@ -7,23 +7,23 @@ import java.io.Serial;
  * range): the command prints {@link #getMessage()} as one line, then {@link #detail()} if any, and
  * exits with status 2.
  */
-final class BadInputException extends RuntimeException {
+public final class BadInputException extends RuntimeException {
     @Serial
     private static final long serialVersionUID = 1L;
 
     private final String detail;
 
-    BadInputException(String message, String detail) {
+    public BadInputException(String message, String detail) {
         super(message, null, false, false);
         this.detail = detail;
     }
 
-    BadInputException(String message) {
+    public BadInputException(String message) {
         this(message, null);
     }
 
     /** {@return lines to print after the message (e.g. the text with a caret), or null} */
-    String detail() {
+    public String detail() {
         return detail;
     }
 }

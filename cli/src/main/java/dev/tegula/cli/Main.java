@@ -1,5 +1,10 @@
 package dev.tegula.cli;
 
+import dev.tegula.cli.bench.BenchCommand;
+import dev.tegula.cli.commands.ConvertCommand;
+import dev.tegula.cli.commands.InspectCommand;
+import dev.tegula.cli.commands.MapCommand;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -28,11 +33,11 @@ import java.util.Properties;
                 "A picture of a layout:       tegula map 'f32[3,5]{1,0:T(2,2)}' --png map.png"})
 public final class Main implements Runnable {
     /** Exit status for success. */
-    static final int OK = 0;
+    public static final int OK = 0;
     /** Exit status for an internal error. */
-    static final int INTERNAL_ERROR = 1;
+    public static final int INTERNAL_ERROR = 1;
     /** Exit status for input the command cannot work with. */
-    static final int BAD_INPUT = 2;
+    public static final int BAD_INPUT = 2;
 
     @Spec
     CommandSpec spec;
@@ -50,7 +55,7 @@ public final class Main implements Runnable {
     }
 
     /** {@return the command line with Tegula's exit-status and error handling; set its out and err to capture output} */
-    static CommandLine commandLine() {
+    public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
         cl.setExecutionExceptionHandler(Main::onException);
         cl.setParameterExceptionHandler(Main::onBadArguments);
@@ -58,7 +63,7 @@ public final class Main implements Runnable {
     }
 
     /** Runs {@code args} in process and returns the exit status; output goes to {@code out} and {@code err}. */
-    static int run(PrintWriter out, PrintWriter err, String... args) {
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
         CommandLine cl = commandLine();
         cl.setOut(out);
         cl.setErr(err);
@@ -99,14 +104,14 @@ public final class Main implements Runnable {
     }
 
     /** {@code --version}: the project version (filtered into a resource at build time) and the Java runtime. */
-    static final class Version implements CommandLine.IVersionProvider {
+    public static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
             return new String[] {"tegula " + projectVersion(),
                     "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")"};
         }
 
-        static String projectVersion() {
+        public static String projectVersion() {
             Properties p = new Properties();
             try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
                 if (in != null) {

@@ -16,13 +16,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Runs the {@code tegula} command line in process and checks exit status, stdout and stderr. */
-class MainTest {
+public class MainTest {
     private static final String HEADLINE = "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}";
 
-    record Result(int status, String out, String err) {
+    public record Result(int status, String out, String err) {
     }
 
-    static Result run(String... args) {
+    public static Result run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int status = Main.run(new PrintWriter(out), new PrintWriter(err), args);

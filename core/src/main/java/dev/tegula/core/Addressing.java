@@ -1,5 +1,13 @@
 package dev.tegula.core;
 
+import dev.tegula.core.internal.General;
+import dev.tegula.core.internal.Strided1;
+import dev.tegula.core.internal.Strided2;
+import dev.tegula.core.internal.Strided3;
+import dev.tegula.core.internal.Strided4;
+import dev.tegula.core.internal.StridedN;
+import dev.tegula.core.internal.Tiled2;
+import dev.tegula.core.internal.TiledN;
 import java.util.Arrays;
 
 /**
@@ -22,23 +30,23 @@ import java.util.Arrays;
  * throws {@link IndexOutOfBoundsException}).
  */
 public abstract sealed class Addressing
-        permits Addressing.Strided1, Addressing.Strided2, Addressing.Strided3, Addressing.Strided4,
-        Addressing.StridedN, Addressing.Tiled2, Addressing.TiledN, Addressing.General {
+        permits Strided1, Strided2, Strided3, Strided4, StridedN, Tiled2, TiledN, General {
 
     final ArrayShape shape;
     final IndexPlan plan;
     final int rank;
-    /** Storage bits of one slot. */
+    /** Bits of one slot ({@link ArrayShape#slotBits()}). */
     final long bits;
     /** Bytes of one slot (unpacked layouts). */
     final long bytes;
     final boolean packed;
 
-    Addressing(ArrayShape shape, IndexPlan plan) {
+    /** For the implementations in {@code dev.tegula.core.internal} (the only permitted subclasses). */
+    protected Addressing(ArrayShape shape) {
         this.shape = shape;
-        this.plan = plan;
+        this.plan = shape.plan();
         this.rank = shape.rank();
-        this.bits = shape.storageBitsPerElement();
+        this.bits = shape.slotBits();
         this.packed = bits < 8;
         this.bytes = bits / 8;
     }
@@ -53,18 +61,19 @@ public abstract sealed class Addressing
         if (!p.tiled) {
             long[] s = p.logicalStrides;
             return switch (p.rank) {
-                case 1 -> new Strided1(shape, p, s);
-                case 2 -> new Strided2(shape, p, s);
-                case 3 -> new Strided3(shape, p, s);
-                case 4 -> new Strided4(shape, p, s);
-                default -> new StridedN(shape, p, s);
+                case 1 -> new Strided1(shape, p.dims, s);
+                case 2 -> new Strided2(shape, p.dims, s);
+                case 3 -> new Strided3(shape, p.dims, s);
+                case 4 -> new Strided4(shape, p.dims, s);
+                default -> new StridedN(shape, p.dims, s);
             };
         }
         if (p.isMinor2Tiling()) {
             long[] t = p.minor2TileSizes();
-            return p.rank == 2 ? new Tiled2(shape, p, t[0], t[1], t[2]) : new TiledN(shape, p, t[0], t[1], t[2]);
+            return p.rank == 2 ? new Tiled2(shape, p.dims, p.physicalSizes, t[0], t[1], t[2])
+                    : new TiledN(shape, p.dims, p.physicalSizes, t[0], t[1], t[2]);
         }
-        return new General(shape, p);
+        return new General(shape);
     }
 
     /** {@return the shape this calculator addresses} */
@@ -77,8 +86,8 @@ public abstract sealed class Addressing
         return packed;
     }
 
-    /** {@return the storage bits of one element slot} */
-    public final long bitsPerSlot() {
+    /** {@return the bits of one slot, as {@link ArrayShape#slotBits()}} */
+    public final long slotBits() {
         return bits;
     }
 
@@ -166,7 +175,8 @@ public abstract sealed class Addressing
                 + shape.toStringWithoutLayout());
     }
 
-    final IndexOutOfBoundsException oob(long... index) {
+    /** {@return the exception for a wrong index: the rank if it differs, else the index and the shape} */
+    protected final IndexOutOfBoundsException oob(long... index) {
         if (index.length != rank) {
             return new IndexOutOfBoundsException("index has " + index.length + " coordinates, but "
                     + shape.toStringWithoutLayout() + " has rank " + rank);
@@ -174,340 +184,29 @@ public abstract sealed class Addressing
         return outOfBounds(index, shape);
     }
 
-    static boolean out(long i, long size) {
+    /** {@return true if {@code i} is outside {@code [0, size)}} */
+    protected static boolean out(long i, long size) {
         return Long.compareUnsigned(i, size) >= 0;
     }
 
-    static boolean isPowerOfTwo(long x) {
+    /** {@return true if {@code x} is a positive power of two} */
+    protected static boolean isPowerOfTwo(long x) {
         return x > 0 && (x & (x - 1)) == 0;
     }
 
-    // ---- strided ---------------------------------------------------------------------------------------
-
-    /** Untiled rank 1. */
-    public static final class Strided1 extends Addressing {
-        private final long d0;
-        private final long s0;
-
-        Strided1(ArrayShape shape, IndexPlan p, long[] s) {
-            super(shape, p);
-            d0 = p.dims[0];
-            s0 = s[0];
-        }
-
-        @Override
-        public long slot(long... index) {
-            if (index.length != 1) {
-                throw oob(index);
-            }
-            return slot(index[0]);
-        }
-
-        @Override
-        public long slot(long i) {
-            if (out(i, d0)) {
-                throw oob(i);
-            }
-            return i * s0;
-        }
-    }
-
-    /** Untiled rank 2. */
-    public static final class Strided2 extends Addressing {
-        private final long d0;
-        private final long d1;
-        private final long s0;
-        private final long s1;
-
-        Strided2(ArrayShape shape, IndexPlan p, long[] s) {
-            super(shape, p);
-            d0 = p.dims[0];
-            d1 = p.dims[1];
-            s0 = s[0];
-            s1 = s[1];
-        }
-
-        @Override
-        public long slot(long... index) {
-            if (index.length != 2) {
-                throw oob(index);
-            }
-            return slot(index[0], index[1]);
-        }
-
-        @Override
-        public long slot(long i, long j) {
-            if (out(i, d0) || out(j, d1)) {
-                throw oob(i, j);
-            }
-            return i * s0 + j * s1;
-        }
-    }
-
-    /** Untiled rank 3. */
-    public static final class Strided3 extends Addressing {
-        private final long d0;
-        private final long d1;
-        private final long d2;
-        private final long s0;
-        private final long s1;
-        private final long s2;
-
-        Strided3(ArrayShape shape, IndexPlan p, long[] s) {
-            super(shape, p);
-            d0 = p.dims[0];
-            d1 = p.dims[1];
-            d2 = p.dims[2];
-            s0 = s[0];
-            s1 = s[1];
-            s2 = s[2];
-        }
-
-        @Override
-        public long slot(long... index) {
-            if (index.length != 3) {
-                throw oob(index);
-            }
-            return slot(index[0], index[1], index[2]);
-        }
-
-        @Override
-        public long slot(long i, long j, long k) {
-            if (out(i, d0) || out(j, d1) || out(k, d2)) {
-                throw oob(i, j, k);
-            }
-            return i * s0 + j * s1 + k * s2;
-        }
-    }
-
-    /** Untiled rank 4. */
-    public static final class Strided4 extends Addressing {
-        private final long d0;
-        private final long d1;
-        private final long d2;
-        private final long d3;
-        private final long s0;
-        private final long s1;
-        private final long s2;
-        private final long s3;
-
-        Strided4(ArrayShape shape, IndexPlan p, long[] s) {
-            super(shape, p);
-            d0 = p.dims[0];
-            d1 = p.dims[1];
-            d2 = p.dims[2];
-            d3 = p.dims[3];
-            s0 = s[0];
-            s1 = s[1];
-            s2 = s[2];
-            s3 = s[3];
-        }
-
-        @Override
-        public long slot(long... index) {
-            if (index.length != 4) {
-                throw oob(index);
-            }
-            return slot(index[0], index[1], index[2], index[3]);
-        }
-
-        @Override
-        public long slot(long i, long j, long k, long l) {
-            if (out(i, d0) || out(j, d1) || out(k, d2) || out(l, d3)) {
-                throw oob(i, j, k, l);
-            }
-            return i * s0 + j * s1 + k * s2 + l * s3;
-        }
-    }
-
-    /** Untiled, any rank (0 and 5+). */
-    public static final class StridedN extends Addressing {
-        private final long[] dims;
-        private final long[] strides;
-
-        StridedN(ArrayShape shape, IndexPlan p, long[] s) {
-            super(shape, p);
-            dims = p.dims;
-            strides = s;
-        }
-
-        @Override
-        public long slot(long... index) {
-            if (index.length != dims.length) {
-                throw oob(index);
-            }
-            long s = 0;
-            for (int d = 0; d < dims.length; d++) {
-                if (out(index[d], dims[d])) {
-                    throw oob(index);
-                }
-                s += index[d] * strides[d];
-            }
-            return s;
-        }
-    }
-
-    // ---- tiled -----------------------------------------------------------------------------------------
-
-    /**
-     * Rank 2 with tile {@code (a,b)} on the physical dimensions, optionally followed by {@code (c,1)}:
-     * {@code slot = ((r/a)·⌈C/b⌉ + q/b)·⌈a/c⌉·c·b + (((r%a)/c)·b + q%b)·c + (r%a)%c}, where
-     * {@code r} is the physically major coordinate and {@code q} the minor one. When {@code a},
-     * {@code b} and {@code c} are powers of two, the same formula runs with shifts and masks.
-     */
-    public static final class Tiled2 extends Addressing {
-        private final long d0;
-        private final long d1;
-        private final boolean swap;
-        private final long a;
-        private final long b;
-        private final long c;
-        private final long tilesAcross;
-        private final long tileSlots;
-        // When a, b and c are powers of two (decided once, here): the same formula with shifts and
-        // masks. A long division costs tens of cycles; T(8,128) would otherwise pay for six of them.
-        private final boolean pow2;
-        private final int aShift;
-        private final int bShift;
-        private final int cShift;
-        private final int tileShift;
-
-        Tiled2(ArrayShape shape, IndexPlan p, long a, long b, long c) {
-            super(shape, p);
-            d0 = p.dims[0];
-            d1 = p.dims[1];
-            swap = shape.layout().major(0) != 0;   // logical dim 1 is physically major
-            this.a = a;
-            this.b = b;
-            this.c = c;
-            tilesAcross = IndexPlan.ceilDiv(p.physicalSizes[1], b);
-            tileSlots = IndexPlan.ceilDiv(a, c) * c * b;
-            pow2 = isPowerOfTwo(a) && isPowerOfTwo(b) && isPowerOfTwo(c);   // then tileSlots = max(a,c)·b is one too
-            aShift = Long.numberOfTrailingZeros(a);
-            bShift = Long.numberOfTrailingZeros(b);
-            cShift = Long.numberOfTrailingZeros(c);
-            tileShift = Long.numberOfTrailingZeros(tileSlots);
-        }
-
-        @Override
-        public long slot(long... index) {
-            if (index.length != 2) {
-                throw oob(index);
-            }
-            return slot(index[0], index[1]);
-        }
-
-        @Override
-        public long slot(long i, long j) {
-            if (out(i, d0) || out(j, d1)) {
-                throw oob(i, j);
-            }
-            long r = swap ? j : i;
-            long q = swap ? i : j;
-            if (pow2) {   // r, q >= 0 (checked above): x/2^k = x>>>k, x%2^k = x&(2^k-1)
-                long ri = r & (a - 1);
-                return (((r >>> aShift) * tilesAcross + (q >>> bShift)) << tileShift)
-                        + ((((ri >>> cShift) << bShift) + (q & (b - 1))) << cShift) + (ri & (c - 1));
-            }
-            return divided(r, q);
-        }
-
-        /**
-         * The formula with divisions, out of line: six long divisions dwarf a call, and keeping their
-         * machine code out of {@link #slot(long, long)} keeps callers that inline it small.
-         */
-        private long divided(long r, long q) {
-            long ri = r % a;
-            return ((r / a) * tilesAcross + q / b) * tileSlots + ((ri / c) * b + q % b) * c + ri % c;
-        }
+    /** {@return {@code a / b} rounded up, for {@code a >= 0, b > 0}} */
+    protected static long ceilDiv(long a, long b) {
+        return IndexPlan.ceilDiv(a, b);
     }
 
     /**
-     * Rank 3 and more with tile {@code (a,b)} (and optionally {@code (c,1)}) on the two most minor
-     * physical dimensions; the more major physical dimensions are strided over whole tile grids.
+     * {@return the slot of {@code index} by XLA's general nested-tiling algorithm}, the same as
+     * {@link ArrayShape#linearIndex(long...)}
+     *
+     * @throws IndexOutOfBoundsException if the index has the wrong rank or is out of bounds
      */
-    public static final class TiledN extends Addressing {
-        private final long[] dims;
-        /** Logical dimension at each physical position. */
-        private final int[] physical;
-        /** Slot stride of each leading physical position (0..rank-3). */
-        private final long[] leadStrides;
-        private final long a;
-        private final long b;
-        private final long c;
-        private final long tilesAcross;
-        private final long tileSlots;
-        // When a, b and c are powers of two (decided once, here): the same formula with shifts and
-        // masks. A long division costs tens of cycles; T(8,128) would otherwise pay for six of them.
-        private final boolean pow2;
-        private final int aShift;
-        private final int bShift;
-        private final int cShift;
-        private final int tileShift;
-
-        TiledN(ArrayShape shape, IndexPlan p, long a, long b, long c) {
-            super(shape, p);
-            dims = p.dims;
-            int n = p.rank;
-            physical = new int[n];
-            for (int q = 0; q < n; q++) {
-                physical[q] = shape.layout().major(q);
-            }
-            this.a = a;
-            this.b = b;
-            this.c = c;
-            tilesAcross = IndexPlan.ceilDiv(p.physicalSizes[n - 1], b);
-            tileSlots = IndexPlan.ceilDiv(a, c) * c * b;
-            pow2 = isPowerOfTwo(a) && isPowerOfTwo(b) && isPowerOfTwo(c);   // then tileSlots = max(a,c)·b is one too
-            aShift = Long.numberOfTrailingZeros(a);
-            bShift = Long.numberOfTrailingZeros(b);
-            cShift = Long.numberOfTrailingZeros(c);
-            tileShift = Long.numberOfTrailingZeros(tileSlots);
-            leadStrides = new long[n - 2];
-            long stride = IndexPlan.ceilDiv(p.physicalSizes[n - 2], a) * tilesAcross * tileSlots;
-            for (int q = n - 3; q >= 0; q--) {
-                leadStrides[q] = stride;
-                stride *= p.physicalSizes[q];
-            }
-        }
-
-        @Override
-        public long slot(long... index) {
-            if (index.length != dims.length) {
-                throw oob(index);
-            }
-            for (int d = 0; d < dims.length; d++) {
-                if (out(index[d], dims[d])) {
-                    throw oob(index);
-                }
-            }
-            int n = dims.length;
-            long s = 0;
-            for (int q = 0; q < n - 2; q++) {
-                s += index[physical[q]] * leadStrides[q];
-            }
-            long r = index[physical[n - 2]];
-            long col = index[physical[n - 1]];
-            if (pow2) {   // as in Tiled2
-                long ri = r & (a - 1);
-                return s + (((r >>> aShift) * tilesAcross + (col >>> bShift)) << tileShift)
-                        + ((((ri >>> cShift) << bShift) + (col & (b - 1))) << cShift) + (ri & (c - 1));
-            }
-            long ri = r % a;
-            return s + ((r / a) * tilesAcross + col / b) * tileSlots + ((ri / c) * b + col % b) * c + ri % c;
-        }
-    }
-
-    /** Any valid layout: XLA's general nested-tiling algorithm (combined dimensions, long tiles, ...). */
-    public static final class General extends Addressing {
-        General(ArrayShape shape, IndexPlan p) {
-            super(shape, p);
-        }
-
-        @Override
-        public long slot(long... index) {
-            plan.checkIndex(index, shape);
-            return plan.linearIndex(index);
-        }
+    protected final long generalSlot(long[] index) {
+        plan.checkIndex(index, shape);
+        return plan.linearIndex(index);
     }
 }

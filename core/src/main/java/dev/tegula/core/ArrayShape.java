@@ -171,8 +171,11 @@ public final class ArrayShape implements Shape {
         return plan().elementCount;
     }
 
-    /** {@return the bits one element occupies in the buffer: {@code E(n)} if set, else 8 * byte width} */
-    public long storageBitsPerElement() {
+    /**
+     * {@return the bits one slot occupies in the buffer (an element or a padding slot): the layout's
+     * {@code E(n)} ({@link Layout#elementSizeInBits()}) if set, else 8 * byte width}
+     */
+    public long slotBits() {
         return layout.elementSizeInBits != 0 ? layout.elementSizeInBits : 8L * type.byteWidth();
     }
 
@@ -186,7 +189,7 @@ public final class ArrayShape implements Shape {
     }
 
     /**
-     * {@return the element-sized slots of this layout's buffer, every padding included}: the product
+     * {@return the slots of this layout's buffer, every padding included}: the product
      * of the final tiled dimensions (or of the legacy padded dimensions), rounded up to the tail
      * padding alignment when the layout is tiled (XLA ignores {@code L(n)} without tiles, and so does Tegula).
      */
@@ -212,8 +215,10 @@ public final class ArrayShape implements Shape {
     // ---- index math ------------------------------------------------------------------------------------
 
     /**
-     * {@return the slot that holds the element at {@code index}}: its position, in elements, in the
+     * {@return the slot that holds the element at {@code index}}: its position, in slots, in the
      * buffer of this layout, tiles and padding included (the general nested-tiling algorithm).
+     * {@code linearIndex} is XLA's name for what Tegula calls the element's slot everywhere else
+     * ({@link Addressing#slot(long...)}, {@code Array.slot}); the two are the same number.
      *
      * @param index one coordinate per dimension
      * @throws IndexOutOfBoundsException if the index has the wrong length or a coordinate is out of range

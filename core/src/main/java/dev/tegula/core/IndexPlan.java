@@ -49,7 +49,7 @@ final class IndexPlan {
     final long paddedCount;
     final long slotCount;
     final long bufferSize;
-    final long storageBits;
+    final long slotBits;
 
     private IndexPlan(ArrayShape shape) {
         Layout layout = shape.layout();
@@ -64,7 +64,7 @@ final class IndexPlan {
         }
         legacyPadded = layout.paddedDimensions != null;
         tiled = layout.tiles.length > 0;
-        storageBits = shape.storageBitsPerElement();
+        slotBits = shape.slotBits();
 
         long n = 1;
         for (long d : dims) {
@@ -380,7 +380,7 @@ final class IndexPlan {
         for (int p = 0; p < rank; p++) {
             int d = minorToMajor[rank - 1 - p];
             long size = physicalSizes[p];
-            coords.add(new SlotFormula.Coord(List.of(new SlotFormula.Digit(d, 1, SlotFormula.UNBOUNDED, 1, size)), size));
+            coords.add(new SlotFormula.Coord(List.of(new SlotFormula.CoordDigit(d, 1, SlotFormula.UNBOUNDED, 1, size)), size));
         }
         for (Step step : steps) {
             switch (step) {

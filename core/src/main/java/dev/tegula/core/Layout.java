@@ -260,6 +260,55 @@ public final class Layout {
         return minorToMajor[minorToMajor.length - 1 - p];
     }
 
+    /**
+     * {@return true if {@code minor_to_major} is {@code {rank-1, ..., 1, 0}}: the last logical
+     * dimension varies fastest} Looks at the dimension order only (tiles, padding and {@code E(n)}
+     * are not considered); every layout of rank 0 or 1 is row-major.
+     */
+    public boolean isRowMajor() {
+        for (int p = 0; p < minorToMajor.length; p++) {
+            if (major(p) != p) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * {@return true if {@code minor_to_major} is {@code {0, 1, ..., rank-1}}: the first logical
+     * dimension varies fastest} Looks at the dimension order only; every layout of rank 0 or 1 is
+     * column-major.
+     */
+    public boolean isColumnMajor() {
+        for (int k = 0; k < minorToMajor.length; k++) {
+            if (minorToMajor[k] != k) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * {@return the logical dimensions that a tile of {@code tileRank} dimensions covers, most major
+     * first}: the {@code tileRank} most minor physical dimensions (all of them when the tile is
+     * longer than the rank; XLA then counts the shape as having leading size-1 dimensions). The
+     * {@code *} combined-dimension marker is not considered.
+     *
+     * @throws IllegalArgumentException if {@code tileRank} is negative
+     */
+    public int[] coveredDimensions(int tileRank) {
+        if (tileRank < 0) {
+            throw new IllegalArgumentException("tileRank: must be >= 0, got " + tileRank);
+        }
+        int rank = minorToMajor.length;
+        int from = Math.max(0, rank - tileRank);
+        int[] out = new int[rank - from];
+        for (int p = from; p < rank; p++) {
+            out[p - from] = major(p);
+        }
+        return out;
+    }
+
     /** {@return the tiles, in the order they apply (an unmodifiable list)} */
     public List<Tile> tiles() {
         return List.of(tiles);

@@ -75,15 +75,15 @@ public final class SlotFormula {
     // ---- construction (used by IndexPlan) --------------------------------------------------------------
 
     /** A digit of a coordinate: a term without weight, its coefficient inside the coordinate and its range. */
-    record Digit(int dim, long div, long mod, long coef, long range) {
+    record CoordDigit(int dim, long div, long mod, long coef, long range) {
     }
 
     /** A physical coordinate: a mixed-radix sum of digits (finest first) and its size. */
     static final class Coord {
-        final List<Digit> digits;
+        final List<CoordDigit> digits;
         final long size;
 
-        Coord(List<Digit> digits, long size) {
+        Coord(List<CoordDigit> digits, long size) {
             this.digits = digits;
             this.size = size;
         }
@@ -91,9 +91,9 @@ public final class SlotFormula {
 
     /** Splits a coordinate by tile size t into {outer, inner}, or null if t cuts a digit unevenly. */
     static Coord[] split(Coord c, long t) {
-        List<Digit> low = new ArrayList<>();
-        List<Digit> high = new ArrayList<>();
-        for (Digit g : c.digits) {
+        List<CoordDigit> low = new ArrayList<>();
+        List<CoordDigit> high = new ArrayList<>();
+        for (CoordDigit g : c.digits) {
             long top = g.coef * g.range;   // coefficient just above this digit
             if (top <= t) {
                 // wholly below t: clean if t is a multiple of top, or if nothing lies above this digit
@@ -105,7 +105,7 @@ public final class SlotFormula {
                 if (g.coef % t != 0) {
                     return null;
                 }
-                high.add(new Digit(g.dim, g.div, g.mod, g.coef / t, g.range));
+                high.add(new CoordDigit(g.dim, g.div, g.mod, g.coef / t, g.range));
             } else {
                 // t falls inside this digit: coef < t < coef*range
                 if (t % g.coef != 0) {
@@ -115,17 +115,17 @@ public final class SlotFormula {
                 if (g.mod != UNBOUNDED && g.mod % f != 0) {
                     return null;
                 }
-                low.add(new Digit(g.dim, g.div, f, g.coef, f));
+                low.add(new CoordDigit(g.dim, g.div, f, g.coef, f));
                 long hiMod = g.mod == UNBOUNDED ? UNBOUNDED : g.mod / f;
                 long hiRange = IndexPlan.ceilDiv(g.range, f);
-                high.add(new Digit(g.dim, Math.multiplyExact(g.div, f), hiMod, 1, hiRange));
+                high.add(new CoordDigit(g.dim, Math.multiplyExact(g.div, f), hiMod, 1, hiRange));
             }
         }
         return new Coord[] {new Coord(high, IndexPlan.ceilDiv(c.size, t)), new Coord(low, t)};
     }
 
     private static boolean isTopDigit(Coord c, long top) {
-        for (Digit g : c.digits) {
+        for (CoordDigit g : c.digits) {
             if (g.coef >= top) {
                 return false;
             }
@@ -135,12 +135,12 @@ public final class SlotFormula {
 
     /** Merges coordinates (major first) into one: the more minor ones get the small coefficients. */
     static Coord merge(List<Coord> coords) {
-        List<Digit> out = new ArrayList<>();
+        List<CoordDigit> out = new ArrayList<>();
         long coef = 1;
         for (int i = coords.size() - 1; i >= 0; i--) {
             Coord c = coords.get(i);
-            for (Digit g : c.digits) {
-                out.add(new Digit(g.dim, g.div, g.mod, Math.multiplyExact(g.coef, coef), g.range));
+            for (CoordDigit g : c.digits) {
+                out.add(new CoordDigit(g.dim, g.div, g.mod, Math.multiplyExact(g.coef, coef), g.range));
             }
             coef = Math.multiplyExact(coef, c.size);
         }
@@ -153,7 +153,7 @@ public final class SlotFormula {
             byDim.add(new ArrayList<>());
         }
         for (int q = 0; q < finalCoords.size(); q++) {
-            for (Digit g : finalCoords.get(q).digits) {
+            for (CoordDigit g : finalCoords.get(q).digits) {
                 long w = Math.multiplyExact(finalStrides[q], g.coef);
                 byDim.get(g.dim).add(new Term(g.dim, g.div, g.mod, w));
             }

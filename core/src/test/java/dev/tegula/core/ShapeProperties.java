@@ -1,5 +1,7 @@
 package dev.tegula.core;
 
+import dev.tegula.core.internal.Tiled2;
+import dev.tegula.core.internal.TiledN;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -107,9 +109,9 @@ class ShapeProperties {
         Statistics.label("addressing").collect(a.getClass().getSimpleName());
         assertEquals(s.slotCount(), a.slotCount());
         assertEquals(s.bufferSize(), a.bufferSize());
-        assertEquals(s.storageBitsPerElement(), a.bitsPerSlot());
-        assertEquals(s.storageBitsPerElement() < 8, a.isPacked());
-        long bits = a.bitsPerSlot();
+        assertEquals(s.slotBits(), a.slotBits());
+        assertEquals(s.slotBits() < 8, a.isPacked());
+        long bits = a.slotBits();
         s.forEachIndex(i -> {
             long lin = s.linearIndex(i);
             assertEquals(lin, a.slot(i), () -> a + " " + java.util.Arrays.toString(i));
@@ -153,14 +155,14 @@ class ShapeProperties {
     }
 
     /**
-     * {@link Addressing.Tiled2} and {@link Addressing.TiledN} take a shift-and-mask path when the tile
+     * {@link Tiled2} and {@link TiledN} take a shift-and-mask path when the tile
      * sizes are powers of two: large tiles like {@code T(8,128)(2,1)}, mixed with sizes that are not
      * powers of two (which keep the division path), on dims that are not multiples of the tile.
      */
     @Property(tries = 200)
     void tiledAddressingWithLargeTilesAgreesWithTheReference(@ForAll("minor2Tiled") ArrayShape s) {
         Addressing a = Addressing.of(s);
-        assertTrue(a instanceof Addressing.Tiled2 || a instanceof Addressing.TiledN, a.toString());
+        assertTrue(a instanceof Tiled2 || a instanceof TiledN, a.toString());
         Statistics.label("addressing").collect(a.getClass().getSimpleName());
         s.forEachIndex(i -> {
             long expected = ReferenceIndex.linearIndex(s, i);
@@ -206,7 +208,7 @@ class ShapeProperties {
                 "f32[20,30]{1,0:T(6,8)(2,1)}", "f32[20,30]{1,0:T(8,8)(3,1)}"}) {
             ArrayShape s = (ArrayShape) Shape.parse(text);
             Addressing a = Addressing.of(s);
-            assertTrue(a instanceof Addressing.Tiled2 || a instanceof Addressing.TiledN, text);
+            assertTrue(a instanceof Tiled2 || a instanceof TiledN, text);
             s.forEachIndex(i -> assertEquals(ReferenceIndex.linearIndex(s, i), a.slot(i),
                     () -> text + " " + java.util.Arrays.toString(i)));
         }

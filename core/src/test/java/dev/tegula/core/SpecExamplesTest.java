@@ -1,5 +1,8 @@
 package dev.tegula.core;
 
+import dev.tegula.core.internal.General;
+import dev.tegula.core.internal.Tiled2;
+import dev.tegula.core.internal.TiledN;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -120,7 +123,7 @@ class SpecExamplesTest {
                 {16, 18, 20, 22, 24, 26, 28, 30},
                 {17, 19, 21, 23, 25, 27, 29, 31}};
         Addressing a = Addressing.of(s);
-        assertInstanceOf(Addressing.Tiled2.class, a);
+        assertInstanceOf(Tiled2.class, a);
         for (int r = 0; r < 4; r++) {
             for (int c = 0; c < 8; c++) {
                 long formula = 16L * (r / 2) + 8L * (c / 4) + 2L * (c % 4) + (r % 2);
@@ -147,7 +150,7 @@ class SpecExamplesTest {
         for (long slot = 0; slot < 64; slot++) {
             assertTrue(s.isElementSlot(slot));
         }
-        assertInstanceOf(Addressing.General.class, Addressing.of(s));
+        assertInstanceOf(General.class, Addressing.of(s));
         assertEquals(51, Addressing.of(s).slot(6, 5));
     }
 
@@ -165,7 +168,7 @@ class SpecExamplesTest {
         assertEquals(1, s.linearIndex(0, 0, 1, 0));
         assertEquals(2, s.linearIndex(0, 0, 0, 1));
         Addressing a = Addressing.of(s);
-        assertInstanceOf(Addressing.TiledN.class, a);
+        assertInstanceOf(TiledN.class, a);
         assertEquals(63178841, a.slot(3, 0, 17, 300));
         assertEquals(2L * 63178841, a.byteOffset(3, 0, 17, 300));
         assertArrayEquals(new long[] {3, 0, 17, 300}, s.multiIndex(63178841));
@@ -199,7 +202,7 @@ class SpecExamplesTest {
         assertEquals(49728, s.bufferSize());
         assertEquals(2 * 7 * 8 * 11 * 10, s.elementCount());
         assertEquals(4L * 2 * 7 * 8 * 11 * 10, s.byteSize());
-        assertInstanceOf(Addressing.General.class, Addressing.of(s));
+        assertInstanceOf(General.class, Addressing.of(s));
         assertEquals(9484, Addressing.of(s).slot(1, 3, 5, 7, 9));
     }
 

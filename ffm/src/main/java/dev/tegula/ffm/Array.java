@@ -22,9 +22,9 @@ import java.util.Objects;
  * }
  *
  * <h2>Memory</h2>
- * The element at a multi-index lives in slot {@code elementOffset() + Σ index[d]·elementStrides()[d]}
+ * The element at a multi-index lives in slot {@code slotOffset() + Σ index[d]·slotStrides()[d]}
  * of {@link #segment()} for untiled layouts (legacy padded ones included) and strided views, and in
- * slot {@code addressing().slot(index)} for tiled layouts. A slot is {@code shape().storageBitsPerElement()}
+ * slot {@code addressing().slot(index)} for tiled layouts. A slot is {@code shape().slotBits()}
  * bits; packed sub-byte layouts ({@code E(1)}, {@code E(2)}, {@code E(4)}) put element 0 in the low
  * bits of byte 0. Values are in native byte order and read with unaligned accesses: any segment
  * alignment works. Element access supports storage of exactly the type's byte width, and packed
@@ -52,7 +52,7 @@ import java.util.Objects;
  * <h2>Views</h2>
  * {@link #slice}, {@link #select}, {@link #permute} and {@link #reshape} return views that share
  * this array's segment and arena. Views of untiled arrays may be strided; for them
- * {@link #elementOffset()} and {@link #elementStrides()} describe memory, and {@link #shape()}'s
+ * {@link #slotOffset()} and {@link #slotStrides()} describe memory, and {@link #shape()}'s
  * layout only orders the dimensions by decreasing stride. Views of tiled arrays must stay
  * tile-aligned, or they are refused: relayout first ({@code Relayout.to} in module vector).
  *
@@ -82,7 +82,7 @@ public final class Array {
     /** Rank when element access is allowed, -1 when the memory is not host-accessible. */
     final int accessRank;
     final boolean strided;
-    final long elementOffset;
+    final long slotOffset;
     final long d0, d1, d2, d3;
     private final boolean readOnly;
     /** Bytes of one slot (1, 2, 4, 8, 16), or 0 for packed slots. */
@@ -103,22 +103,26 @@ public final class Array {
     final long[] dims;
     /** Slot strides per dimension, or null for tiled layouts. */
     final long[] strides;
-    /** True if {@code shape.layout()} describes memory exactly from {@code elementOffset}. */
+    /** True if {@code shape.layout()} describes memory exactly from {@code slotOffset}. */
     final boolean exactLayout;
     final MemorySpaceProvider provider;
     /**
-     * Ranks 1 to 4: the slot as {@code elementOffset + Σ x·m + Σ (x >>> q)·k + Σ (x >>> r)·h} over
-     * the dimensions' indices {@code x} (fields {@code m0 … h3}, dimension 0 to 3), for strided arrays
-     * (the strides are the {@code m}) and for tiled layouts whose tiles split each dimension into
+     * Ranks 1 to 4: the slot as {@code slotOffset + Σ x·stride + Σ (x >>> midShift)·midCarry
+     * + Σ (x >>> topShift)·topCarry} over the dimensions' indices {@code x} (fields {@code stride0 …
+     * topCarry3}, dimension 0 to 3; "mid" and "top" are the second and third digit of a tiled
+     * dimension), for strided arrays (the strides are the {@code stride}s) and for tiled layouts whose tiles split each dimension into
      * power-of-two digits ({@link ArraySlots#carry}); {@code carry} is false when the layout needs
      * core's {@link Addressing}. {@code carries} is how many carry terms are in use: 0 (strided), 1,
      * or 2 (some {@code h} is not 0).
      */
     final boolean carry;
     final int carries;
-    final long m0, q0, k0, r0, h0, m1, q1, k1, r1, h1, m2, q2, k2, r2, h2, m3, q3, k3, r3, h3;
+    final long stride0, midShift0, midCarry0, topShift0, topCarry0;
+    final long stride1, midShift1, midCarry1, topShift1, topCarry1;
+    final long stride2, midShift2, midCarry2, topShift2, topCarry2;
+    final long stride3, midShift3, midCarry3, topShift3, topCarry3;
 
-    Array(MemorySegment segment, ArrayShape shape, long elementOffset, long[] strides, boolean readOnly,
+    Array(MemorySegment segment, ArrayShape shape, long slotOffset, long[] strides, boolean readOnly,
           MemorySpaceProvider provider) {
         this.segment = segment;
         this.shape = shape;
@@ -126,7 +130,7 @@ public final class Array {
         this.dims = shape.dimensions();
         this.strides = strides;
         this.strided = strides != null;
-        this.elementOffset = elementOffset;
+        this.slotOffset = slotOffset;
         this.readOnly = readOnly;
         this.provider = provider;
         this.addressing = Addressing.of(shape);
@@ -136,7 +140,7 @@ public final class Array {
         d1 = rank > 1 ? dims[1] : 0;
         d2 = rank > 2 ? dims[2] : 0;
         d3 = rank > 3 ? dims[3] : 0;
-        long bits = shape.storageBitsPerElement();
+        long bits = shape.slotBits();
         slotBytes = bits >= 8 ? (int) (bits / 8) : 0;
         slotBits = (int) bits;
         packedMask = bits < 8 ? (1 << bits) - 1 : 0xFF;
@@ -147,11 +151,12 @@ public final class Array {
         long[] c = ArraySlots.carry(shape, strides);
         carry = c != null;
         long[] t = Arrays.copyOf(c != null ? c : new long[0], 4 * ArraySlots.PER_DIM);
-        m0 = t[0]; q0 = t[1]; k0 = t[2]; r0 = t[3]; h0 = t[4];
-        m1 = t[5]; q1 = t[6]; k1 = t[7]; r1 = t[8]; h1 = t[9];
-        m2 = t[10]; q2 = t[11]; k2 = t[12]; r2 = t[13]; h2 = t[14];
-        m3 = t[15]; q3 = t[16]; k3 = t[17]; r3 = t[18]; h3 = t[19];
-        carries = h0 != 0 || h1 != 0 || h2 != 0 || h3 != 0 ? 2 : k0 != 0 || k1 != 0 || k2 != 0 || k3 != 0 ? 1 : 0;
+        stride0 = t[0]; midShift0 = t[1]; midCarry0 = t[2]; topShift0 = t[3]; topCarry0 = t[4];
+        stride1 = t[5]; midShift1 = t[6]; midCarry1 = t[7]; topShift1 = t[8]; topCarry1 = t[9];
+        stride2 = t[10]; midShift2 = t[11]; midCarry2 = t[12]; topShift2 = t[13]; topCarry2 = t[14];
+        stride3 = t[15]; midShift3 = t[16]; midCarry3 = t[17]; topShift3 = t[18]; topCarry3 = t[19];
+        carries = topCarry0 != 0 || topCarry1 != 0 || topCarry2 != 0 || topCarry3 != 0 ? 2
+                : midCarry0 != 0 || midCarry1 != 0 || midCarry2 != 0 || midCarry3 != 0 ? 1 : 0;
         exactLayout = !strided || elementCountOf(dims) == 0 || Arrays.equals(
                 nonUnit(dims, strides), nonUnit(dims, ArrayFactory.layoutStrides(shape)));
     }
@@ -197,7 +202,10 @@ public final class Array {
      * method: the caller must be sure that the memory exists and stays valid for the arena's
      * lifetime, and the JVM needs native access enabled for module {@code dev.tegula.ffm}
      * ({@code --enable-native-access=dev.tegula.ffm}, or {@code ALL-UNNAMED} on the class path).
-     * It is the only restricted call in Tegula's ffm module.
+     * It is the only restricted method of the {@code Array} API. Tegula makes other restricted
+     * calls elsewhere: DLPack in {@code dev.tegula.io} uses {@code reinterpret}, an upcall stub
+     * (its deleter) and a downcall handle (the producer's deleter), which need native access for
+     * module {@code dev.tegula.io}.
      *
      * @throws IllegalArgumentException if {@code address} is 0 while the buffer is not empty
      * @throws IllegalCallerException   if native access is not enabled for this module
@@ -208,7 +216,7 @@ public final class Array {
 
     /**
      * {@return an untiled array over memory someone else owns, with explicit strides} (DLPack-style):
-     * element {@code i} is in slot {@code elementOffset + Σ i[d]·elementStrides[d]} of {@code segment}.
+     * element {@code i} is in slot {@code slotOffset + Σ i[d]·slotStrides[d]} of {@code segment}.
      * The shape gives the element type, the dimensions, {@code E(n)} and {@code S(n)}; its
      * {@code minor_to_major} is replaced by the order of the strides, as for strided views. Strides
      * that are those of a dense array in some order give an array whose layout is exact.
@@ -218,9 +226,9 @@ public final class Array {
      *                                  strides do not match the rank, the extent overflows, or the
      *                                  segment is smaller than the elements reach (both sizes named)
      */
-    public static Array wrapStrided(MemorySegment segment, ArrayShape shape, long elementOffset, long[] elementStrides,
+    public static Array wrapStrided(MemorySegment segment, ArrayShape shape, long slotOffset, long[] slotStrides,
                                     MemorySpaceProvider provider) {
-        return ArrayFactory.wrapStrided(segment, shape, elementOffset, elementStrides, provider);
+        return ArrayFactory.wrapStrided(segment, shape, slotOffset, slotStrides, provider);
     }
 
     // ---- properties ------------------------------------------------------------------------------
@@ -236,12 +244,12 @@ public final class Array {
     }
 
     /** {@return the slot of element (0, …, 0) for strided arrays; 0 for tiled ones, whose views slice the segment} */
-    public long elementOffset() {
-        return elementOffset;
+    public long slotOffset() {
+        return slotOffset;
     }
 
     /** {@return the slot stride of each dimension (a copy), or null for a tiled layout} */
-    public long[] elementStrides() {
+    public long[] slotStrides() {
         return strided ? strides.clone() : null;
     }
 
@@ -288,7 +296,7 @@ public final class Array {
 
     /** {@return a read-only view of this array} */
     public Array asReadOnly() {
-        return readOnly ? this : new Array(segment.asReadOnly(), shape, elementOffset, strides, true, provider);
+        return readOnly ? this : new Array(segment.asReadOnly(), shape, slotOffset, strides, true, provider);
     }
 
     /**
@@ -297,7 +305,7 @@ public final class Array {
      * @throws IndexOutOfBoundsException if the index has the wrong rank or is out of bounds
      * @throws IllegalStateException     if the memory is not host-accessible
      */
-    public long slotOf(long... index) {
+    public long slot(long... index) {
         return ArraySlots.slot(this, index);
     }
 

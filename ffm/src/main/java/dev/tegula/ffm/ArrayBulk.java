@@ -51,7 +51,7 @@ final class ArrayBulk {
         long[] st = a.strides;
         long inner = rank == 0 ? 1 : dims[rank - 1];
         long innerStride = rank == 0 ? 0 : st[rank - 1];
-        long base = a.elementOffset();
+        long base = a.slotOffset();
         for (long o = 0; o < n; o += inner) {
             long s = base;
             for (long j = 0; j < inner; j++, s += innerStride) {
@@ -121,7 +121,7 @@ final class ArrayBulk {
 
     private static void fillCode(Array a, long code) {
         if (a.strides != null && a.isContiguous() && a.isHostAccessible()) {
-            fillRange(a, a.elementOffset(), Array.elementCountOf(a.dims), code);
+            fillRange(a, a.slotOffset(), Array.elementCountOf(a.dims), code);
         } else {
             forEachSlot(a, (o, s) -> ElementIO.writeRaw(a, s, code));
         }
@@ -194,7 +194,7 @@ final class ArrayBulk {
     }
 
     private static long byteOffset(Array a) {
-        return a.elementOffset() * a.slotBytes;
+        return a.slotOffset() * a.slotBytes;
     }
 
     static void copyFrom(Array a, float[] v) {
@@ -341,8 +341,8 @@ final class ArrayBulk {
         long[] idx = new long[a.dims.length];
         boolean c128 = a.type == ElementType.C128;
         do {
-            long sa = a.slotOf(idx);
-            long sb = b.slotOf(idx);
+            long sa = a.slot(idx);
+            long sb = b.slot(idx);
             boolean same = c128
                     ? a.segment.get(JAVA_LONG_UNALIGNED, sa << 4) == b.segment.get(JAVA_LONG_UNALIGNED, sb << 4)
                       && a.segment.get(JAVA_LONG_UNALIGNED, (sa << 4) + 8) == b.segment.get(JAVA_LONG_UNALIGNED, (sb << 4) + 8)
@@ -363,8 +363,8 @@ final class ArrayBulk {
         Layout ld = dst.shape.layout().withMemorySpace(0);
         if (ls.equals(ld) && src.exactLayout && dst.exactLayout && byteAligned(src) && byteAligned(dst)) {
             long bytes = src.shape.bufferSize();
-            MemorySegment from = src.segment.asSlice(src.elementOffset() * src.slotBits / 8, bytes);
-            MemorySegment to = dst.segment.asSlice(dst.elementOffset() * dst.slotBits / 8, bytes);
+            MemorySegment from = src.segment.asSlice(src.slotOffset() * src.slotBits / 8, bytes);
+            MemorySegment to = dst.segment.asSlice(dst.slotOffset() * dst.slotBits / 8, bytes);
             MemorySpaceProvider p = !src.provider.isHostAccessible() ? src.provider : dst.provider;
             p.copy(from, to, bytes);
             return;
@@ -378,8 +378,8 @@ final class ArrayBulk {
             return;
         }
         do {
-            long s = src.slotOf(idx);
-            long d = dst.slotOf(idx);
+            long s = src.slot(idx);
+            long d = dst.slot(idx);
             if (src.type.isComplex()) {
                 ElementIO.setComplex(dst, d, ElementIO.getReal(src, s), ElementIO.getImaginary(src, s));
             } else {
@@ -389,6 +389,6 @@ final class ArrayBulk {
     }
 
     private static boolean byteAligned(Array a) {
-        return (a.elementOffset() * a.slotBits & 7) == 0;
+        return (a.slotOffset() * a.slotBits & 7) == 0;
     }
 }

@@ -58,39 +58,39 @@ final class ArrayFactory {
         return wrap(segment, shape);
     }
 
-    static Array wrapStrided(MemorySegment segment, ArrayShape shape, long elementOffset, long[] elementStrides,
+    static Array wrapStrided(MemorySegment segment, ArrayShape shape, long slotOffset, long[] slotStrides,
                              MemorySpaceProvider provider) {
         Objects.requireNonNull(segment, "segment");
-        Objects.requireNonNull(elementStrides, "elementStrides");
+        Objects.requireNonNull(slotStrides, "slotStrides");
         checkSupported(shape);
         Layout base = shape.layout();
         if (base.isTiled()) {
             throw new IllegalArgumentException("layout: " + shape + " is tiled; a strided array has no tiles");
         }
         int rank = shape.rank();
-        if (elementStrides.length != rank) {
-            throw new IllegalArgumentException("elementStrides: " + elementStrides.length + " strides for rank " + rank);
+        if (slotStrides.length != rank) {
+            throw new IllegalArgumentException("slotStrides: " + slotStrides.length + " strides for rank " + rank);
         }
-        if (elementOffset < 0) {
-            throw new IllegalArgumentException("elementOffset: " + elementOffset + " is negative");
+        if (slotOffset < 0) {
+            throw new IllegalArgumentException("slotOffset: " + slotOffset + " is negative");
         }
         long[] dims = shape.dimensions();
-        long[] strides = elementStrides.clone();
-        long last = elementOffset;
+        long[] strides = slotStrides.clone();
+        long last = slotOffset;
         boolean empty = Array.elementCountOf(dims) == 0;
         for (int d = 0; d < rank; d++) {
             if (strides[d] < 0) {
-                throw new IllegalArgumentException("elementStrides[" + d + "]: " + strides[d] + " is negative");
+                throw new IllegalArgumentException("slotStrides[" + d + "]: " + strides[d] + " is negative");
             }
             if (!empty) {
                 last = Math.addExact(last, Math.multiplyExact(dims[d] - 1, strides[d]));
             }
         }
-        long bits = shape.storageBitsPerElement();
+        long bits = shape.slotBits();
         long bytes = empty ? 0 : Math.ceilDiv(Math.multiplyExact(Math.addExact(last, 1), bits), 8);
         if (segment.byteSize() < bytes) {
             throw new IllegalArgumentException("segment: " + segment.byteSize() + " bytes is too small for " + shape
-                    + " at element offset " + elementOffset + " with strides " + Arrays.toString(strides)
+                    + " at slot offset " + slotOffset + " with strides " + Arrays.toString(strides)
                     + ", which reach byte " + bytes);
         }
         int[] m2m = java.util.stream.IntStream.range(0, rank).boxed()
@@ -99,14 +99,14 @@ final class ArrayFactory {
         Layout l = Layout.of(m2m).withElementSizeInBits(base.elementSizeInBits()).withMemorySpace(base.memorySpace());
         ArrayShape s = ArrayShape.of(shape.elementType(), dims).withLayout(l);
         MemorySpaceProvider p = provider != null ? provider : MemorySpaces.providerFor(base.memorySpace());
-        return new Array(segment, s, elementOffset, strides, segment.isReadOnly(), p);
+        return new Array(segment, s, slotOffset, strides, segment.isReadOnly(), p);
     }
 
     /** Refuses shapes whose element storage the accessors cannot read. */
     static void checkSupported(ArrayShape shape) {
         Objects.requireNonNull(shape, "shape");
         ElementType t = shape.elementType();
-        long bits = shape.storageBitsPerElement();
+        long bits = shape.slotBits();
         boolean whole = bits == 8L * t.byteWidth();
         boolean packed = (bits == 1 || bits == 2 || bits == 4) && bits >= t.bitWidth();
         if (!whole && !packed) {
@@ -130,7 +130,7 @@ final class ArrayFactory {
                 n = Math.min(n * d, 1L << 32);
             }
         }
-        long bytes = n * shape.storageBitsPerElement() / 8;
+        long bytes = n * shape.slotBits() / 8;
         return Math.max(64, Math.min(MAX_TILE_ALIGNMENT, Long.highestOneBit(Math.max(1, bytes))));
     }
 

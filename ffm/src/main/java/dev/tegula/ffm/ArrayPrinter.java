@@ -18,7 +18,7 @@ final class ArrayPrinter {
     static String print(Array a) {
         StringBuilder sb = new StringBuilder(a.shape.toString());
         if (a.strides != null && !a.exactLayout) {
-            sb.append(" view(offset=").append(a.elementOffset()).append(", strides=")
+            sb.append(" view(offset=").append(a.slotOffset()).append(", strides=")
                     .append(java.util.Arrays.toString(a.strides)).append(')');
         }
         if (a.isReadOnly()) {

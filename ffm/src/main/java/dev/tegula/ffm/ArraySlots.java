@@ -1,5 +1,8 @@
 package dev.tegula.ffm;
 
+import dev.tegula.core.internal.General;
+import dev.tegula.core.internal.Tiled2;
+import dev.tegula.core.internal.TiledN;
 import dev.tegula.core.Addressing;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.SlotFormula;
@@ -12,12 +15,12 @@ import java.util.Comparator;
  *
  * <p>For ranks 1 to 4, every strided array and every tiled layout whose tiles split each dimension
  * into power-of-two digits ({@link #carry}) evaluates one inline formula from the array's fields:
- * {@code elementOffset + Σ x·m}, plus, for tiled layouts, one or two "carry" terms
- * {@code (x >>> q)·k} a dimension. There is no call in it and few loop invariants, so a loop over
+ * {@code slotOffset + Σ x·stride}, plus, for tiled layouts, one or two "carry" terms
+ * {@code (x >>> shift)·carry} a dimension. There is no call in it and few loop invariants, so a loop over
  * one array compiles to a short body whatever other arrays the profile of that loop has seen (with
  * a polluted profile, C2 compiles every path it saw into the loop, and the invariants of all of
- * them compete for registers: a version with a shift, a mask and a weight per digit spilled and ran
- * at 2.4× the hand-written loop; this one runs at 1.5×, see {@code docs/benchmarks.md}).
+ * them compete for registers; the measurements behind this design are in
+ * {@code docs/benchmarks.md}).
  *
  * <p>Other layouts (tiles that are not powers of two, nested tilings beyond a second level, ranks
  * above 4, the varargs accessor) go to core's {@link Addressing}, tested with {@code instanceof}
@@ -36,16 +39,16 @@ final class ArraySlots {
             throw a.outOfBounds(i);
         }
         if (a.carry) {
-            long s = a.elementOffset + i * a.m0;
+            long s = a.slotOffset + i * a.stride0;
             if (a.carries != 0) {
-                s += (i >>> a.q0) * a.k0;
+                s += (i >>> a.midShift0) * a.midCarry0;
                 if (a.carries == 2) {
-                    s += (i >>> a.r0) * a.h0;
+                    s += (i >>> a.topShift0) * a.topCarry0;
                 }
             }
             return s;
         }
-        return a.addressing instanceof Addressing.General g ? g.slot(i) : a.addressing.slot(i);
+        return a.addressing instanceof General g ? g.slot(i) : a.addressing.slot(i);
     }
 
     static long slot(Array a, long i, long j) {
@@ -56,11 +59,11 @@ final class ArraySlots {
             throw a.outOfBounds(i, j);
         }
         if (a.carry) {
-            long s = a.elementOffset + i * a.m0 + j * a.m1;
+            long s = a.slotOffset + i * a.stride0 + j * a.stride1;
             if (a.carries != 0) {   // three levels, so that the common cases carry no unused invariants
-                s += (i >>> a.q0) * a.k0 + (j >>> a.q1) * a.k1;
+                s += (i >>> a.midShift0) * a.midCarry0 + (j >>> a.midShift1) * a.midCarry1;
                 if (a.carries == 2) {
-                    s += (i >>> a.r0) * a.h0 + (j >>> a.r1) * a.h1;
+                    s += (i >>> a.topShift0) * a.topCarry0 + (j >>> a.topShift1) * a.topCarry1;
                 }
             }
             return s;
@@ -68,15 +71,17 @@ final class ArraySlots {
         return tiled2(a.addressing, i, j);
     }
 
-    /** Index of the constants of one dimension in {@link #carry}'s answer: multiplier, then (shift, carry) twice. */
-    static final int M = 0, Q = 1, K = 2, R = 3, H = 4, PER_DIM = 5;
+    /** Index of the constants of one dimension in {@link #carry}'s answer: stride, then (shift, carry) of the middle and the top digit. */
+    static final int STRIDE = 0, MID_SHIFT = 1, MID_CARRY = 2, TOP_SHIFT = 3, TOP_CARRY = 4, PER_DIM = 5;
 
     /**
      * {@return the slot of a rank 1 to 4 array as one "carry" formula a dimension, or null when it cannot be one}
-     * For each dimension {@code d} with index {@code x}: {@code x·m + (x >>> q)·k + (x >>> r)·h}, five
-     * longs ({@link #M}, {@link #Q}, {@link #K}, {@link #R}, {@link #H}) for dimension 0, then five for
-     * dimension 1, and so on; the slot is their sum plus the array's element offset. A strided array
-     * has {@code m} = its stride and no carries ({@code k = h = 0}; a term whose carry is 0 adds 0
+     * For each dimension {@code d} with index {@code x}:
+     * {@code x·stride + (x >>> midShift)·midCarry + (x >>> topShift)·topCarry}, five longs
+     * ({@link #STRIDE}, {@link #MID_SHIFT}, {@link #MID_CARRY}, {@link #TOP_SHIFT}, {@link #TOP_CARRY})
+     * for dimension 0, then five for dimension 1, and so on; the slot is their sum plus the array's
+     * slot offset. A strided array has {@code stride} = its stride and no carries
+     * ({@code midCarry = topCarry = 0}; a term whose carry is 0 adds 0
      * whatever its shift).
      *
      * <p>A tiled layout qualifies when core's {@link SlotFormula} splits each dimension into at most
@@ -99,7 +104,7 @@ final class ArraySlots {
         long[] out = new long[rank * PER_DIM];
         if (strides != null) {
             for (int d = 0; d < rank; d++) {
-                out[d * PER_DIM + M] = strides[d];
+                out[d * PER_DIM + STRIDE] = strides[d];
             }
             return out;
         }
@@ -138,25 +143,25 @@ final class ArraySlots {
                 return false;   // the top digit would wrap inside the dimension
             }
         }
-        out[at + M] = t.length > 0 ? t[0].weight() : 0;
+        out[at + STRIDE] = t.length > 0 ? t[0].weight() : 0;
         if (t.length > 1) {
-            out[at + Q] = Long.numberOfTrailingZeros(t[1].divisor());
-            out[at + K] = t[1].weight() - t[1].divisor() * t[0].weight();
+            out[at + MID_SHIFT] = Long.numberOfTrailingZeros(t[1].divisor());
+            out[at + MID_CARRY] = t[1].weight() - t[1].divisor() * t[0].weight();
         }
         if (t.length > 2) {
-            out[at + R] = Long.numberOfTrailingZeros(t[2].divisor());
-            out[at + H] = t[2].weight() - (t[2].divisor() / t[1].divisor()) * t[1].weight();
+            out[at + TOP_SHIFT] = Long.numberOfTrailingZeros(t[2].divisor());
+            out[at + TOP_CARRY] = t[2].weight() - (t[2].divisor() / t[1].divisor()) * t[1].weight();
         }
         return true;
     }
 
     // instanceof on the sealed leaves: each call below has an exact receiver type (no megamorphic call)
     private static long tiled2(Addressing t, long i, long j) {
-        return t instanceof Addressing.Tiled2 t2 ? t2.slot(i, j) : general(t, i, j);
+        return t instanceof Tiled2 t2 ? t2.slot(i, j) : general(t, i, j);
     }
 
     private static long general(Addressing t, long i, long j) {
-        return t instanceof Addressing.General g ? g.slot(i, j) : t.slot(i, j);
+        return t instanceof General g ? g.slot(i, j) : t.slot(i, j);
     }
 
     static long slot(Array a, long i, long j, long k) {
@@ -168,11 +173,11 @@ final class ArraySlots {
             throw a.outOfBounds(i, j, k);
         }
         if (a.carry) {
-            long s = a.elementOffset + i * a.m0 + j * a.m1 + k * a.m2;
+            long s = a.slotOffset + i * a.stride0 + j * a.stride1 + k * a.stride2;
             if (a.carries != 0) {
-                s += (i >>> a.q0) * a.k0 + (j >>> a.q1) * a.k1 + (k >>> a.q2) * a.k2;
+                s += (i >>> a.midShift0) * a.midCarry0 + (j >>> a.midShift1) * a.midCarry1 + (k >>> a.midShift2) * a.midCarry2;
                 if (a.carries == 2) {
-                    s += (i >>> a.r0) * a.h0 + (j >>> a.r1) * a.h1 + (k >>> a.r2) * a.h2;
+                    s += (i >>> a.topShift0) * a.topCarry0 + (j >>> a.topShift1) * a.topCarry1 + (k >>> a.topShift2) * a.topCarry2;
                 }
             }
             return s;
@@ -181,11 +186,11 @@ final class ArraySlots {
     }
 
     private static long tiledN(Addressing t, long i, long j, long k) {
-        return t instanceof Addressing.TiledN tn ? tn.slot(i, j, k) : general(t, i, j, k);
+        return t instanceof TiledN tn ? tn.slot(i, j, k) : general(t, i, j, k);
     }
 
     private static long general(Addressing t, long i, long j, long k) {
-        return t instanceof Addressing.General g ? g.slot(i, j, k) : t.slot(i, j, k);
+        return t instanceof General g ? g.slot(i, j, k) : t.slot(i, j, k);
     }
 
     static long slot(Array a, long i, long j, long k, long l) {
@@ -197,11 +202,11 @@ final class ArraySlots {
             throw a.outOfBounds(i, j, k, l);
         }
         if (a.carry) {
-            long s = a.elementOffset + i * a.m0 + j * a.m1 + k * a.m2 + l * a.m3;
+            long s = a.slotOffset + i * a.stride0 + j * a.stride1 + k * a.stride2 + l * a.stride3;
             if (a.carries != 0) {
-                s += (i >>> a.q0) * a.k0 + (j >>> a.q1) * a.k1 + (k >>> a.q2) * a.k2 + (l >>> a.q3) * a.k3;
+                s += (i >>> a.midShift0) * a.midCarry0 + (j >>> a.midShift1) * a.midCarry1 + (k >>> a.midShift2) * a.midCarry2 + (l >>> a.midShift3) * a.midCarry3;
                 if (a.carries == 2) {
-                    s += (i >>> a.r0) * a.h0 + (j >>> a.r1) * a.h1 + (k >>> a.r2) * a.h2 + (l >>> a.r3) * a.h3;
+                    s += (i >>> a.topShift0) * a.topCarry0 + (j >>> a.topShift1) * a.topCarry1 + (k >>> a.topShift2) * a.topCarry2 + (l >>> a.topShift3) * a.topCarry3;
                 }
             }
             return s;
@@ -210,11 +215,11 @@ final class ArraySlots {
     }
 
     private static long tiledN(Addressing t, long i, long j, long k, long l) {
-        return t instanceof Addressing.TiledN tn ? tn.slot(i, j, k, l) : general(t, i, j, k, l);
+        return t instanceof TiledN tn ? tn.slot(i, j, k, l) : general(t, i, j, k, l);
     }
 
     private static long general(Addressing t, long i, long j, long k, long l) {
-        return t instanceof Addressing.General g ? g.slot(i, j, k, l) : t.slot(i, j, k, l);
+        return t instanceof General g ? g.slot(i, j, k, l) : t.slot(i, j, k, l);
     }
 
     static long slot(Array a, long[] index) {
@@ -222,7 +227,7 @@ final class ArraySlots {
             throw a.badAccess(index);
         }
         if (a.strided) {
-            long s = a.elementOffset;
+            long s = a.slotOffset;
             for (int d = 0; d < index.length; d++) {
                 if (Long.compareUnsigned(index[d], a.dims[d]) >= 0) {
                     throw a.outOfBounds(index);
@@ -231,12 +236,12 @@ final class ArraySlots {
             }
             return s;
         }
-        if (a.addressing instanceof Addressing.TiledN t) {
+        if (a.addressing instanceof TiledN t) {
             return t.slot(index);
         }
-        if (a.addressing instanceof Addressing.Tiled2 t) {
+        if (a.addressing instanceof Tiled2 t) {
             return t.slot(index);
         }
-        return a.addressing instanceof Addressing.General g ? g.slot(index) : a.addressing.slot(index);
+        return a.addressing instanceof General g ? g.slot(index) : a.addressing.slot(index);
     }
 }

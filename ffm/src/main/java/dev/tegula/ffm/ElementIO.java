@@ -13,6 +13,7 @@ import dev.tegula.ffm.codec.BFloat16;
 import dev.tegula.ffm.codec.ElementCodec;
 import dev.tegula.ffm.codec.Float16;
 import dev.tegula.ffm.codec.MiniFloatFormat;
+import dev.tegula.ffm.internal.RawSlots;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -29,7 +30,7 @@ import java.lang.foreign.MemorySegment;
  * narrow types go out of line ({@code *Rare}). This matters for loops whose profile was polluted
  * by other arrays: every path that the profile saw is compiled into the loop, and a single call on
  * any of them stops C2 from hoisting the array's fields and the segment's checks out of the loop
- * (a call may write memory), which cost 5x on a row-major f32 read. Helpers called from one case
+ * (a call may write memory; the cost is measured in {@code docs/benchmarks.md}). Helpers called from one case
  * are kept under 35 bytecodes (C2's size limit at call sites it does not consider frequent).
  *
  * <p>Packed sub-byte slots ({@code E(1|2|4)}) are read-modify-write of their byte: only the slot's
@@ -56,8 +57,8 @@ final class ElementIO {
     /** u64, c64, c128: out of line. */
     static final int OTHER = 6;
 
-    /** {@return the kind of accessor path for slots of {@code type} stored in {@code storageBits} bits} */
-    static int kindOf(ElementType type, long storageBits) {
+    /** {@return the kind of accessor path for slots of {@code type} stored in {@code slotBits} bits} */
+    static int kindOf(ElementType type, long slotBits) {
         return switch (type) {
             case F32 -> F32;
             case F64 -> F64;
@@ -65,7 +66,7 @@ final class ElementIO {
             case F16 -> F16;
             case S16, U16, S32, U32, S64 -> INT;
             case U64, C64, C128 -> OTHER;
-            default -> storageBits <= 8 ? SMALL : OTHER;
+            default -> slotBits <= 8 ? SMALL : OTHER;
         };
     }
 
@@ -111,41 +112,12 @@ final class ElementIO {
 
     /** The slot's stored bits in the low bits (zero-extended); not for c128. */
     static long readRaw(Array a, long slot) {
-        MemorySegment s = a.segment;
-        return switch (a.slotBytes) {
-            case 1 -> s.get(JAVA_BYTE, slot) & 0xFFL;
-            case 2 -> s.get(JAVA_SHORT_UNALIGNED, slot << 1) & 0xFFFFL;
-            case 4 -> s.get(JAVA_INT_UNALIGNED, slot << 2) & 0xFFFF_FFFFL;
-            case 8 -> s.get(JAVA_LONG_UNALIGNED, slot << 3);
-            default -> readPacked(a, slot);
-        };
+        return RawSlots.read(a.segment, slot, a.slotBits);
     }
 
     /** Stores the low bits of {@code raw} into the slot; not for c128. */
     static void writeRaw(Array a, long slot, long raw) {
-        MemorySegment s = a.segment;
-        switch (a.slotBytes) {
-            case 1 -> s.set(JAVA_BYTE, slot, (byte) raw);
-            case 2 -> s.set(JAVA_SHORT_UNALIGNED, slot << 1, (short) raw);
-            case 4 -> s.set(JAVA_INT_UNALIGNED, slot << 2, (int) raw);
-            case 8 -> s.set(JAVA_LONG_UNALIGNED, slot << 3, raw);
-            default -> writePacked(a, slot, raw);
-        }
-    }
-
-    private static long readPacked(Array a, long slot) {
-        long bit = slot * a.slotBits;
-        int b = a.segment.get(JAVA_BYTE, bit >>> 3) & 0xFF;
-        return (b >>> (int) (bit & 7)) & a.packedMask;
-    }
-
-    private static void writePacked(Array a, long slot, long raw) {
-        long bit = slot * a.slotBits;
-        int shift = (int) (bit & 7);
-        long offset = bit >>> 3;
-        int mask = a.packedMask << shift;
-        int b = a.segment.get(JAVA_BYTE, offset);
-        a.segment.set(JAVA_BYTE, offset, (byte) ((b & ~mask) | (((int) raw << shift) & mask)));
+        RawSlots.write(a.segment, slot, a.slotBits, raw);
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.tegula.ffm;
 
+import dev.tegula.core.internal.Tiled2;
+import dev.tegula.core.internal.TiledN;
 import dev.tegula.core.Addressing;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Layout;
@@ -41,7 +43,7 @@ final class Views {
         dims[dim] = n;
         if (a.strides != null) {
             long[] st = a.strides.clone();
-            long offset = a.elementOffset() + (n == 0 ? 0 : start * st[dim]);
+            long offset = a.slotOffset() + (n == 0 ? 0 : start * st[dim]);
             st[dim] *= step;
             return strided(a, dims, offset, st);
         }
@@ -65,7 +67,7 @@ final class Views {
         }
         long[] dims = remove(a.dims, dim);
         if (a.strides != null) {
-            return strided(a, dims, a.elementOffset() + index * a.strides[dim], remove(a.strides, dim));
+            return strided(a, dims, a.slotOffset() + index * a.strides[dim], remove(a.strides, dim));
         }
         int p = position(a, dim);
         Layout l = a.shape.layout();
@@ -103,7 +105,7 @@ final class Views {
             }
         }
         if (strides != null && !a.exactLayout) {
-            return strided(a, dims, a.elementOffset(), strides);
+            return strided(a, dims, a.slotOffset(), strides);
         }
         Layout l = a.shape.layout();
         int[] m2m = IntStream.of(l.minorToMajor()).map(d -> inverse[d]).toArray();
@@ -113,7 +115,7 @@ final class Views {
             padded = IntStream.of(order).mapToLong(d -> old[d]).toArray();
         }
         ArrayShape shape = ArrayShape.ofDynamic(a.type, dims, dynamic).withLayout(relabel(l, m2m, padded));
-        return new Array(a.segment, shape, a.elementOffset(), strides, a.isReadOnly(), a.provider);
+        return new Array(a.segment, shape, a.slotOffset(), strides, a.isReadOnly(), a.provider);
     }
 
     static Array reshape(Array a, long[] dims) {
@@ -140,7 +142,7 @@ final class Views {
         Layout l = Layout.rowMajor(dims.length).withElementSizeInBits(base.elementSizeInBits())
                 .withMemorySpace(base.memorySpace());
         ArrayShape shape = ArrayShape.of(a.type, dims).withLayout(l);
-        return new Array(a.segment, shape, a.elementOffset(), ArrayFactory.rowMajorStrides(dims), a.isReadOnly(),
+        return new Array(a.segment, shape, a.slotOffset(), ArrayFactory.rowMajorStrides(dims), a.isReadOnly(),
                 a.provider);
     }
 
@@ -180,7 +182,7 @@ final class Views {
             e[dim] = start;
             offsetSlots = a.shape.linearIndex(e);
         }
-        long bits = a.shape.storageBitsPerElement();
+        long bits = a.shape.slotBits();
         if ((offsetSlots * bits & 7) != 0) {
             throw notTileAligned(a, "a view starting at bit " + offsetSlots * bits + " (not a byte boundary)");
         }
@@ -215,7 +217,7 @@ final class Views {
 
     private static boolean tileRowAligned(Array a, int p, long start, long end, long size) {
         Addressing ad = a.addressing();
-        if (!(ad instanceof Addressing.Tiled2 || ad instanceof Addressing.TiledN) || p != a.dims.length - 2) {
+        if (!(ad instanceof Tiled2 || ad instanceof TiledN) || p != a.dims.length - 2) {
             return false;
         }
         Tile first = a.shape.layout().tiles().getFirst();

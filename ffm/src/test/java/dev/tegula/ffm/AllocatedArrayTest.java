@@ -24,7 +24,7 @@ class AllocatedArrayTest extends ArrayContract {
         long pad = ElementIO.paddingCode(s.elementType(), s.layout().paddingValue());
         a.fill(1.0);
         a.fill(2L);
-        long bits = s.storageBitsPerElement();
+        long bits = s.slotBits();
         for (long slot = 0; slot < s.slotCount(); slot++) {
             if (!s.isElementSlot(slot)) {
                 assertEquals(pad, rawAt(a.segment(), slot, bits), "padding slot " + slot);
@@ -37,6 +37,6 @@ class AllocatedArrayTest extends ArrayContract {
     void slotOfIsTheLinearIndex(String text) {
         ArrayShape s = shape(text);
         Array a = create(s);
-        TestArrays.forEachIndex(s.dimensions(), (o, idx) -> assertEquals(s.linearIndex(idx), a.slotOf(idx)));
+        TestArrays.forEachIndex(s.dimensions(), (o, idx) -> assertEquals(s.linearIndex(idx), a.slot(idx)));
     }
 }

@@ -68,7 +68,7 @@ abstract class ArrayContract {
     void everyElementLandsAtItsLinearIndex(String text) throws Exception {
         ArrayShape s = shape(text);
         Array a = create(s);
-        long bits = s.storageBitsPerElement();
+        long bits = s.slotBits();
         forEachIndex(s.dimensions(), (o, idx) -> a.setRawBits(idx, code(o, bits)));
         forEachIndex(s.dimensions(), (o, idx) -> {
             assertEquals(code(o, bits), rawAt(rawMemory(a), rawSlot(a, idx), bits), () -> Arrays.toString(idx));
@@ -125,7 +125,7 @@ abstract class ArrayContract {
                 assertEquals(x != 0, a.getBoolean(idx));
             }
             if (t != ElementType.C128) {
-                long bits = s.storageBitsPerElement();
+                long bits = s.slotBits();
                 assertEquals(a.getRawBits(idx), rawAt(rawMemory(a), rawSlot(a, idx), bits));
             }
         });
@@ -187,7 +187,7 @@ abstract class ArrayContract {
         Array a = create(s);
         Array rowMajor = Array.allocate(arena, s.withDefaultLayout().withLayout(
                 dev.tegula.core.Layout.rowMajor(s.rank()).withElementSizeInBits(s.layout().elementSizeInBits())));
-        long bits = s.storageBitsPerElement();
+        long bits = s.slotBits();
         forEachIndex(s.dimensions(), (o, idx) -> {
             a.setRawBits(idx, code(o, bits));
             rowMajor.setRawBits(idx, code(o, bits));

@@ -244,7 +244,7 @@ class ArrayEntryPointsTest {
                             k::toString);
                     assertTrue(e.getMessage().contains(name), e.getMessage());
                 }
-                assertThrows(IndexOutOfBoundsException.class, () -> a.slotOf(tooMany), k::toString);
+                assertThrows(IndexOutOfBoundsException.class, () -> a.slot(tooMany), k::toString);
                 assertThrows(IllegalArgumentException.class, () -> a.copyFrom(new float[count(a) + 1]), k::toString);
             }
         }
@@ -255,7 +255,7 @@ class ArrayEntryPointsTest {
         List<Consumer<Array>> ops = new ArrayList<>(List.of(
                 a -> a.getFloat(idx), a -> a.getDouble(idx), a -> a.getLong(idx), a -> a.getInt(idx),
                 a -> a.getBoolean(idx), a -> a.getReal(idx), a -> a.getImaginary(idx), a -> a.getRawBits(idx),
-                a -> a.slotOf(idx), a -> a.setFloat(idx, 1f), a -> a.setDouble(idx, 1.0), a -> a.setLong(idx, 1L),
+                a -> a.slot(idx), a -> a.setFloat(idx, 1f), a -> a.setDouble(idx, 1.0), a -> a.setLong(idx, 1L),
                 a -> a.setInt(idx, 1), a -> a.setBoolean(idx, true), a -> a.setRawBits(idx, 1L)));
         switch (idx.length) {
             case 1 -> {

@@ -81,9 +81,9 @@ class ArraySlotsCarryProperties {
             for (Array v : views) {
                 assertTrue(v.carry);
                 assertEquals(0, v.carries);
-                long[] strides = v.elementStrides();
+                long[] strides = v.slotStrides();
                 TestArrays.forEachIndex(v.shape().dimensions(), (o, idx) -> {
-                    long expected = v.elementOffset();
+                    long expected = v.slotOffset();
                     for (int d = 0; d < idx.length; d++) {
                         expected += idx[d] * strides[d];
                     }

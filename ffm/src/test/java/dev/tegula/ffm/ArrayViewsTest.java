@@ -70,13 +70,13 @@ class ArrayViewsTest {
         Array t = a.permute(1, 0);
         assertEquals("f32[5,3]{0,1}", t.shape().toString());
         assertTrue(t.isContiguous());
-        assertArrayEquals(new long[] {1, 5}, t.elementStrides());
+        assertArrayEquals(new long[] {1, 5}, t.slotStrides());
         assertArrayEquals(new long[] {4, 20}, t.byteStrides());
         Array tiled = numbered("f32[3,5]{1,0:T(2,2)}");
         Array tt = tiled.permute(1, 0);
         assertEquals("f32[5,3]{0,1:T(2,2)}", tt.shape().toString());
         assertViewOf(tiled, tt, i -> new long[] {i[1], i[0]});
-        assertNull(tt.elementStrides());
+        assertNull(tt.slotStrides());
         assertNull(tt.byteStrides());
         assertThrows(IllegalArgumentException.class, () -> a.permute(0, 0));
         assertThrows(IllegalArgumentException.class, () -> a.permute(0));
@@ -87,12 +87,12 @@ class ArrayViewsTest {
         Array a = numbered("f32[4,6]{0,1}");
         Array s = a.slice(0, 0, 4, 2);
         assertEquals("f32[2,6]{0,1}", s.shape().toString());
-        assertArrayEquals(new long[] {2, 4}, s.elementStrides());
+        assertArrayEquals(new long[] {2, 4}, s.slotStrides());
         assertFalse(s.isContiguous());
         assertTrue(a.slice(1, 2, 4).isContiguous());
         assertFalse(a.slice(0, 1, 3).isContiguous());
         assertTrue(s.toString().startsWith("f32[2,6]{0,1} view(offset=0, strides=[2, 4])"), s.toString());
-        assertEquals(4 * 2, a.select(1, 2).elementOffset());
+        assertEquals(4 * 2, a.select(1, 2).slotOffset());
     }
 
     @Test

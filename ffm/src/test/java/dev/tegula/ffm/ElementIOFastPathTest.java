@@ -37,7 +37,7 @@ class ElementIOFastPathTest {
     private static void check(Arena arena, ArrayShape shape, Random r) {
         Array a = Array.allocate(arena, shape);
         ElementType t = shape.elementType();
-        long bits = shape.storageBitsPerElement();
+        long bits = shape.slotBits();
         for (long i = 0; i < 5; i++) {
             for (long j = 0; j < 7; j++) {
                 long code = r.nextLong();

@@ -36,7 +36,7 @@ class LargeArrayTest {
             Array t = m.permute(1, 0);
             assertEquals(((1L << 32) + 7) % 251, t.getLong(7, 4));
             Array tail = m.select(0, 4).slice(0, (1L << 30) - 2, 1L << 30);
-            assertEquals(4L << 30 | ((1L << 30) - 2), tail.elementOffset());
+            assertEquals(4L << 30 | ((1L << 30) - 2), tail.slotOffset());
             assertEquals((N - 1) % 251, tail.getLong(1));
         }
     }
@@ -47,12 +47,12 @@ class LargeArrayTest {
             ArrayShape s = (ArrayShape) dev.tegula.core.Shape.parse("u8[40,1024,131072]{2,1,0:T(8,128)}");
             assertTrue(s.bufferSize() > (4L << 30));
             Array a = Array.allocate(arena, s);
-            assertNull(a.elementStrides());
+            assertNull(a.slotStrides());
             a.setInt(39, 1023, 131071, 200);
             a.setInt(33, 17, 300, 9);
             assertEquals(200, a.getInt(39, 1023, 131071));
             assertEquals(9, a.getInt(33, 17, 300));
-            assertEquals(s.bufferSize() - 1, a.slotOf(39, 1023, 131071));
+            assertEquals(s.bufferSize() - 1, a.slot(39, 1023, 131071));
             Array last = a.select(0, 39);
             assertEquals(200, last.getInt(1023, 131071));
         }

@@ -141,16 +141,16 @@ public final class DLPack {
             flags |= DLPackStructs.FLAG_IS_COPIED;
         }
         ElementType type = shape.elementType();
-        long storageBits = shape.storageBitsPerElement();
+        long slotBits = shape.slotBits();
         if (array.isReadOnly()) {
             flags |= DLPackStructs.FLAG_READ_ONLY;
         }
-        if ((type.isSubByte() || type == ElementType.F6E2M3FN || type == ElementType.F6E3M2FN) && storageBits == 8) {
+        if ((type.isSubByte() || type == ElementType.F6E2M3FN || type == ElementType.F6E3M2FN) && slotBits == 8) {
             flags |= DLPackStructs.FLAG_IS_SUBBYTE_TYPE_PADDED;
         }
         int rank = shape.rank();
         long[] dims = shape.dimensions();
-        long[] strides = array.elementStrides();
+        long[] strides = array.slotStrides();
         MemorySegment m = arena.allocate(DL_MANAGED_TENSOR_VERSIONED.byteSize() + 16L * Math.max(1, rank), 8);
         MemorySegment shapeArray = m.asSlice(DL_MANAGED_TENSOR_VERSIONED.byteSize(), 8L * Math.max(1, rank));
         MemorySegment strideArray = m.asSlice(DL_MANAGED_TENSOR_VERSIONED.byteSize() + 8L * Math.max(1, rank));
@@ -173,7 +173,7 @@ public final class DLPack {
         m.set(JAVA_SHORT, t + DLPackStructs.T_LANES, (short) 1);
         m.set(ADDRESS, t + DLPackStructs.T_SHAPE, shapeArray);
         m.set(ADDRESS, t + DLPackStructs.T_STRIDES, strideArray);
-        m.set(JAVA_LONG, t + DLPackStructs.T_BYTE_OFFSET, array.elementOffset() * storageBits / 8);
+        m.set(JAVA_LONG, t + DLPackStructs.T_BYTE_OFFSET, array.slotOffset() * slotBits / 8);
         long key = m.address();
         Runnable action = onRelease != null ? onRelease : () -> { };
         EXPORTS.put(key, action);
@@ -185,14 +185,14 @@ public final class DLPack {
     /** {@return why DLPack cannot describe {@code a}'s memory, or null if it can} */
     private static String inexpressible(Array a) {
         ArrayShape s = a.shape();
-        if (a.elementStrides() == null) {
+        if (a.slotStrides() == null) {
             return "is tiled";
         }
-        long bits = s.storageBitsPerElement();
+        long bits = s.slotBits();
         if (bits < 8 && s.elementType().isPred()) {
             return "packs pred in " + bits + " bits (DLPack's bool is one byte)";
         }
-        if (bits < 8 && (a.elementOffset() * bits) % 8 != 0) {
+        if (bits < 8 && (a.slotOffset() * bits) % 8 != 0) {
             return "starts at a bit offset inside a byte";
         }
         return null;

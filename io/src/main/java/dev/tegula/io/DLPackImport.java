@@ -113,7 +113,7 @@ final class DLPackImport {
             throw new IllegalArgumentException("byte_offset: " + Long.toUnsignedString(byteOffset)
                     + " is not a whole number of " + storage + "-bit elements");
         }
-        long elementOffset = byteOffset * 8 / storage;
+        long slotOffset = byteOffset * 8 / storage;
         Layout layout = Layout.rowMajor(ndim);
         if (storage < 8) {
             layout = layout.withElementSizeInBits(storage);
@@ -133,7 +133,7 @@ final class DLPackImport {
                 throw new IllegalArgumentException("shape: " + java.util.Arrays.toString(dims) + " of " + type
                         + " is not a valid shape: " + e.getMessage(), e);
             }
-            long last = elementOffset;
+            long last = slotOffset;
             boolean empty = false;
             for (int d = 0; d < ndim; d++) {
                 if (strides[d] < 0) {
@@ -161,7 +161,7 @@ final class DLPackImport {
         if ((flags & DLPackStructs.FLAG_READ_ONLY) != 0) {
             segment = segment.asReadOnly();
         }
-        return Array.wrapStrided(segment, shape, elementOffset, strides, provider);
+        return Array.wrapStrided(segment, shape, slotOffset, strides, provider);
     }
 
     private static MemorySpaceProvider provider(int deviceType, int deviceId) {

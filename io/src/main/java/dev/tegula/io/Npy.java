@@ -136,7 +136,7 @@ public final class Npy {
             }
             byte[] header = header(descr, fortran, dims, major);
             long bytes = Math.multiplyExact(shape.elementCount(), (long) shape.elementType().byteWidth());
-            MemorySegment data = source.segment().asSlice(source.elementOffset() * shape.elementType().byteWidth(), bytes);
+            MemorySegment data = source.segment().asSlice(source.slotOffset() * shape.elementType().byteWidth(), bytes);
             try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING)) {
                 MappedFiles.writeFully(ch, header);
@@ -190,9 +190,9 @@ public final class Npy {
 
     /** True if the array's elements are one dense run in C (row-major) or Fortran (column-major) order, one per byte slot. */
     private static boolean isDense(Array a, boolean columnMajor) {
-        long[] strides = a.elementStrides();
+        long[] strides = a.slotStrides();
         ArrayShape s = a.shape();
-        if (strides == null || s.storageBitsPerElement() != 8L * s.elementType().byteWidth()) {
+        if (strides == null || s.slotBits() != 8L * s.elementType().byteWidth()) {
             return false;
         }
         long[] dims = s.dimensions();

@@ -145,7 +145,7 @@ public final class SafeTensorsWriter implements Closeable {
         ArrayShape file = d.wrapsDirectly() ? d.fileShape(s.dimensions()) : s.withDefaultLayout();
         try (Arena scratch = Arena.ofConfined()) {
             Array source = array;
-            if (!(s.layout().equals(file.layout()) && array.isContiguous() && array.elementOffset() == 0)) {
+            if (!(s.layout().equals(file.layout()) && array.isContiguous() && array.slotOffset() == 0)) {
                 source = Array.allocate(scratch, file);
                 array.copyTo(source);
             }

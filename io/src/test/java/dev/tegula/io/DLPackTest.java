@@ -183,8 +183,8 @@ class DLPackTest {
                 Array a = DLPack.importTensor(struct(producer, 1, 1, 4, 16, 1, new long[] {2, 3}, null, 0, data), c);
                 assertEquals("bf16[2,3]{1,0}", a.shape().toString());
                 Array s = DLPack.importTensor(struct(producer, 1, 1, 2, 32, 1, new long[] {3, 2}, new long[] {8, 2}, 4, data), c);
-                assertEquals(1, s.elementOffset());
-                assertEquals(8, s.elementStrides()[0]);
+                assertEquals(1, s.slotOffset());
+                assertEquals(8, s.slotStrides()[0]);
                 assertFalse(s.isContiguous());
                 Array f8 = DLPack.importTensor(struct(producer, 1, 1, 10, 8, 1, new long[] {4}, new long[] {1}, 0, data), c);
                 assertEquals(ElementType.F8E4M3FN, f8.shape().elementType());

@@ -2,11 +2,11 @@ package dev.tegula.jmh;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Layout;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import dev.tegula.ffm.HostMemory;
 import dev.tegula.vector.Relayout;
 import dev.tegula.vector.RelayoutPlan;
+import dev.tegula.vector.bench.RelayoutCases;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -31,13 +31,14 @@ import org.openjdk.jmh.annotations.Warmup;
  * The relayout cases of the engine against {@code MemorySegment.copy} of the same bytes, in the
  * same fork. Arrays are 64–256 MiB so nothing fits in cache. {@code relayout} and {@code copy} run
  * on one thread; {@code relayout2} and {@code copy2} on two (the copy split in two halves).
- * Report ({@link Report}): bytes/s = {@link #caseBytes} / time; ratio = copy time / relayout time.
+ * Report ({@link Report}): bytes/s = {@link RelayoutCases.Case#bytes} / time; ratio = copy time / relayout time.
  *
  * <p>{@code pages}: {@code huge} allocates every buffer, the copy baseline's included, through
  * {@link HostMemory} with huge pages (2 MiB-aligned, {@code madvise(MADV_HUGEPAGE)}: the default for
  * Tegula's arrays on Linux); {@code 4k} through the same call with {@code -Dtegula.hugePages=false}
  * in effect (the JVM's own allocation, 4 KiB pages where THP is in {@code madvise} mode). The setup
  * prints the {@code AnonHugePages} of each buffer so the log says which pages a run had.
+ * {@code -p relayoutCase=NAME} on JMH's command line takes a case by its name alone.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -48,23 +49,23 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 public class RelayoutBench {
 
-    /** Case name: source shape text, then destination layout. */
+    /** The case ({@link RelayoutCases}): name, source shape text, destination layout. */
     @Param({
-        "f32_8192x8192_T|f32[8192,8192]{1,0}|{0,1}",
-        "bf16_8192x8192_T|bf16[8192,8192]{1,0}|{0,1}",
-        "f32_3d_210|f32[256,512,512]{2,1,0}|{0,1,2}",
-        "f32_3d_102|f32[256,512,512]{2,1,0}|{2,0,1}",
-        "f32_3d_021|f32[256,512,512]{2,1,0}|{1,2,0}",
-        "f32_4d_3210|f32[64,64,64,64]{3,2,1,0}|{0,1,2,3}",
-        "f32_4d_0231|f32[64,64,64,64]{3,2,1,0}|{1,3,2,0}",
-        "bf16_to_T8x128|bf16[8192,8192]{1,0}|{1,0:T(8,128)}",
-        "bf16_from_T8x128|bf16[8192,8192]{1,0:T(8,128)}|{1,0}",
-        "bf16_to_T8x128_2x1|bf16[8192,8192]{1,0}|{1,0:T(8,128)(2,1)}",
-        "bf16_from_T8x128_2x1|bf16[8192,8192]{1,0:T(8,128)(2,1)}|{1,0}",
-        "s4_pack_E4|s4[16384,8192]{1,0}|{1,0:E(4)}",
-        "s4_unpack_E4|s4[16384,8192]{1,0:E(4)}|{1,0}",
-        "f32_to_bf16_T|f32[8192,8192]{1,0}|bf16{0,1}",
-        "f32_to_bf16_T8x128_2x1|f32[8192,8192]{1,0}|bf16{1,0:T(8,128)(2,1)}",
+        RelayoutCases.F32_8192X8192_T,
+        RelayoutCases.BF16_8192X8192_T,
+        RelayoutCases.F32_3D_210,
+        RelayoutCases.F32_3D_102,
+        RelayoutCases.F32_3D_021,
+        RelayoutCases.F32_4D_3210,
+        RelayoutCases.F32_4D_0231,
+        RelayoutCases.BF16_TO_T8X128,
+        RelayoutCases.BF16_FROM_T8X128,
+        RelayoutCases.BF16_TO_T8X128_2X1,
+        RelayoutCases.BF16_FROM_T8X128_2X1,
+        RelayoutCases.S4_PACK_E4,
+        RelayoutCases.S4_UNPACK_E4,
+        RelayoutCases.F32_TO_BF16_T,
+        RelayoutCases.F32_TO_BF16_T8X128_2X1,
     })
     public String relayoutCase;
 
@@ -91,15 +92,15 @@ public class RelayoutBench {
 
     @Setup(Level.Trial)
     public void setUp() {
-        ArrayShape[] fromTo = shapes(relayoutCase);
-        ArrayShape from = fromTo[0];
-        ArrayShape to = fromTo[1];
+        RelayoutCases.Case c = RelayoutCases.parse(resolve(relayoutCase));
+        ArrayShape from = c.from();
+        ArrayShape to = c.to();
         plan = Relayout.plan(from, to);
         arena = Arena.ofShared();
         System.setProperty(HostMemory.PROPERTY, String.valueOf(pages.equals("huge")));
         src = HostMemory.allocate(arena, from.bufferSize(), 4096);
         dst = HostMemory.allocate(arena, to.bufferSize(), 4096);
-        bytes = caseBytes(from, to);
+        bytes = c.bytes();
         srcCopy = HostMemory.allocate(arena, bytes, 4096);
         copyDst = HostMemory.allocate(arena, bytes, 4096);
         srcCopy.fill((byte) 3);
@@ -134,12 +135,12 @@ public class RelayoutBench {
         for (int round = 0; round < 300; round++) {
             try (Arena a = Arena.ofConfined()) {
                 for (String[] p : pairs) {
-                    ArrayShape[] fromTo = shapes("x|" + p[0] + "|" + p[1]);
-                    Array src = Array.allocate(a, fromTo[0]);
-                    Array dst = Array.allocate(a, fromTo[1]);
+                    RelayoutCases.Case k = RelayoutCases.parse("x|" + p[0] + "|" + p[1]);
+                    Array src = Array.allocate(a, k.from());
+                    Array dst = Array.allocate(a, k.to());
                     Relayout.copy(src, dst);
                     n++;
-                    if (src.shape().rank() == 2 && !src.shape().layout().isTiled() && src.elementStrides() != null) {
+                    if (src.shape().rank() == 2 && !src.shape().layout().isTiled() && src.slotStrides() != null) {
                         // strided views: every other row, and a transposed view
                         Array rows = src.slice(0, 0, src.shape().dimension(0), 2);
                         Relayout.to(rows, Layout.of(0, 1), a);
@@ -159,27 +160,6 @@ public class RelayoutBench {
     }
 
     /**
-     * {@return the bytes a case moves, the measure of both its relayout and its copy baseline}: the
-     * larger of the two buffers (for packing, the one-byte-per-element form; for f32 to bf16, the f32
-     * side; otherwise both are equal).
-     */
-    static long caseBytes(ArrayShape from, ArrayShape to) {
-        return Math.max(from.bufferSize(), to.bufferSize());
-    }
-
-    /** {@return the source and destination shapes of a case string} */
-    static ArrayShape[] shapes(String relayoutCase) {
-        String[] parts = resolve(relayoutCase).split("\\|");
-        ArrayShape from = (ArrayShape) Shape.parse(parts[1]);
-        String dims = from.toStringWithoutLayout();
-        int brace = parts[2].indexOf('{');
-        // the destination: a layout, or an element type and a layout (a relayout that converts)
-        String to = brace == 0 ? dims + parts[2]
-                : parts[2].substring(0, brace) + dims.substring(dims.indexOf('[')) + parts[2].substring(brace);
-        return new ArrayShape[] {from, (ArrayShape) Shape.parse(to)};
-    }
-
-    /**
      * {@return the full case string for a case name} ({@code -p relayoutCase=f32_3d_210} on JMH's
      * command line, where the commas of a layout would split the parameter), or the argument itself.
      */
@@ -187,14 +167,10 @@ public class RelayoutBench {
         if (relayoutCase.contains("|")) {
             return relayoutCase;
         }
-        try {
-            for (String c : RelayoutBench.class.getField("relayoutCase").getAnnotation(Param.class).value()) {
-                if (c.startsWith(relayoutCase + "|")) {
-                    return c;
-                }
+        for (String c : RelayoutCases.SPECS) {
+            if (c.startsWith(relayoutCase + "|")) {
+                return c;
             }
-        } catch (NoSuchFieldException e) {
-            throw new IllegalStateException(e);
         }
         throw new IllegalArgumentException("relayoutCase: no case named " + relayoutCase);
     }

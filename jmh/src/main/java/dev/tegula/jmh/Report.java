@@ -2,6 +2,7 @@ package dev.tegula.jmh;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.ffm.HostMemory;
+import dev.tegula.vector.bench.RelayoutCases;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,7 +49,7 @@ public final class Report {
             }
         }
         List<String> cases = new ArrayList<>();
-        for (String c : allCases()) {
+        for (String c : RelayoutCases.SPECS) {
             if (only.isEmpty() || only.stream().anyMatch(c::contains)) {
                 cases.add(c);
             }
@@ -70,8 +71,9 @@ public final class Report {
             sb.append("| case | relayout | bytes | 1T GB/s | copy GB/s | ratio | used | 2T GB/s | copy GB/s | ratio | used |\n");
             sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             for (String c : cases) {
-                ArrayShape[] s = RelayoutBench.shapes(c);
-                long bytes = RelayoutBench.caseBytes(s[0], s[1]);
+                RelayoutCases.Case k = RelayoutCases.parse(c);
+                ArrayShape[] s = {k.from(), k.to()};
+                long bytes = k.bytes();
                 Double r1 = medians.get(key(c, pages, false, "relayout"));
                 Double c1 = medians.get(key(c, pages, false, "copy"));
                 Double u1 = medians.get(key(c, pages, true, "relayout"));
@@ -148,14 +150,5 @@ public final class Report {
 
     private static String ratio(Double copyMs, Double relayoutMs) {
         return copyMs == null || relayoutMs == null ? "–" : String.format(Locale.ROOT, "%.2f", copyMs / relayoutMs);
-    }
-
-    private static List<String> allCases() {
-        try {
-            return List.of(RelayoutBench.class.getField("relayoutCase")
-                    .getAnnotation(org.openjdk.jmh.annotations.Param.class).value());
-        } catch (NoSuchFieldException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -76,15 +76,15 @@ final class ConvertKernels {
 
     private static Mode mode(LoopNest nest) {
         int inner = nest.depth() - 1;
-        if (nest.s()[inner] == 1 && nest.t()[inner] == 1) {
+        if (nest.srcStrides()[inner] == 1 && nest.dstStrides()[inner] == 1) {
             return Mode.RUNS;
         }
-        return nest.t()[inner] == 1 && transposeLoop(nest) >= 0 ? Mode.TRANSPOSE : Mode.STRIDED;
+        return nest.dstStrides()[inner] == 1 && transposeLoop(nest) >= 0 ? Mode.TRANSPOSE : Mode.STRIDED;
     }
 
     private static int transposeLoop(LoopNest nest) {
         for (int q = 0; q < nest.depth() - 1; q++) {
-            if (nest.s()[q] == 1) {
+            if (nest.srcStrides()[q] == 1) {
                 return q;
             }
         }
@@ -105,7 +105,7 @@ final class ConvertKernels {
     /** {@return how many parts the nest can be split into for threads} (see {@link #run}) */
     static long splitExtent(LoopNest nest) {
         int q = splitLoop(nest);
-        return q >= 0 ? nest.n()[q] : nest.n()[nest.depth() - 1];
+        return q >= 0 ? nest.extents()[q] : nest.extents()[nest.depth() - 1];
     }
 
     /**
@@ -118,9 +118,9 @@ final class ConvertKernels {
         int inner = d - 1;
         int skip = m == Mode.TRANSPOSE ? transposeLoop(nest) : -1;
         int split = splitLoop(nest);
-        long[] n = nest.n();
-        long[] s = nest.s();
-        long[] t = nest.t();
+        long[] n = nest.extents();
+        long[] s = nest.srcStrides();
+        long[] t = nest.dstStrides();
         long[] lo = new long[d];
         long[] hi = n.clone();
         if (split >= 0) {
@@ -137,8 +137,8 @@ final class ConvertKernels {
         }
         long[] idx = lo.clone();
         while (true) {
-            long so = nest.srcBase();
-            long dO = nest.dstBase();
+            long so = nest.srcOffset();
+            long dO = nest.dstOffset();
             for (int q = 0; q < d; q++) {
                 if (q != inner && q != skip) {
                     so += idx[q] * s[q];

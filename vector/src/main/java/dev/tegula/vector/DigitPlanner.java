@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * Turns two {@link Side}s of the same logical dimensions into loop nests over a common digit space
+ * Turns two {@link SlotTerms}s of the same logical dimensions into loop nests over a common digit space
  * (the approach of XLA's TransposePlan and HPTT, generalised to tiles): each logical dimension is
  * split into the mixed-radix digits that either side's formula uses; both sides are then strided
  * over those digits. Dimensions whose size is not a multiple of the coarsest digit (partial tiles)
@@ -19,18 +19,18 @@ final class DigitPlanner {
     }
 
     /** A digit of one logical dimension: e / base mod range, with each side's stride for it. */
-    private record Digit(long base, long range, long srcStride, long dstStride) {
+    private record CommonDigit(long base, long range, long srcStride, long dstStride) {
     }
 
-    static List<LoopNest> plan(Side src, Side dst) {
+    static List<LoopNest> plan(SlotTerms src, SlotTerms dst) {
         long[] dims = src.dims();
         int rank = dims.length;
-        List<List<Digit>> digits = new ArrayList<>();
+        List<List<CommonDigit>> digits = new ArrayList<>();
         for (int d = 0; d < rank; d++) {
             if (dims[d] == 0) {
                 return List.of();
             }
-            List<Digit> dd = digitsOf(d, dims[d], src.terms(), dst.terms());
+            List<CommonDigit> dd = digitsOf(d, dims[d], src.terms(), dst.terms());
             if (dd == null) {
                 return null;
             }
@@ -47,21 +47,21 @@ final class DigitPlanner {
             List<Long> n = new ArrayList<>();
             List<Long> s = new ArrayList<>();
             List<Long> t = new ArrayList<>();
-            long srcBase = src.baseSlot();
-            long dstBase = dst.baseSlot();
+            long srcOffset = src.slotOffset();
+            long dstOffset = dst.slotOffset();
             for (int d = 0; d < rank; d++) {
                 long[][] box = boxesPerDim.get(d).get(choice[d]);
-                List<Digit> dd = digits.get(d);
+                List<CommonDigit> dd = digits.get(d);
                 for (int k = 0; k < dd.size(); k++) {
-                    Digit g = dd.get(k);
-                    srcBase += box[k][0] * g.srcStride();
-                    dstBase += box[k][0] * g.dstStride();
+                    CommonDigit g = dd.get(k);
+                    srcOffset += box[k][0] * g.srcStride();
+                    dstOffset += box[k][0] * g.dstStride();
                     n.add(box[k][1] - box[k][0]);
                     s.add(g.srcStride());
                     t.add(g.dstStride());
                 }
             }
-            nests.add(LoopNest.normalise(toArray(n), toArray(s), toArray(t), srcBase, dstBase).ordered());
+            nests.add(LoopNest.normalise(toArray(n), toArray(s), toArray(t), srcOffset, dstOffset).ordered());
             int d = rank - 1;
             while (d >= 0 && ++choice[d] == boxesPerDim.get(d).size()) {
                 choice[d] = 0;
@@ -83,7 +83,7 @@ final class DigitPlanner {
     }
 
     /** The common digits of dimension d, finest first, or null if the breakpoints do not nest. */
-    private static List<Digit> digitsOf(int d, long size, List<SlotFormula.Term> srcTerms, List<SlotFormula.Term> dstTerms) {
+    private static List<CommonDigit> digitsOf(int d, long size, List<SlotFormula.Term> srcTerms, List<SlotFormula.Term> dstTerms) {
         TreeSet<Long> breaks = new TreeSet<>();
         breaks.add(1L);
         for (List<SlotFormula.Term> terms : List.of(srcTerms, dstTerms)) {
@@ -108,11 +108,11 @@ final class DigitPlanner {
                 return null;
             }
         }
-        List<Digit> out = new ArrayList<>();
+        List<CommonDigit> out = new ArrayList<>();
         for (int k = 0; k < b.length; k++) {
             long base = b[k];
             long range = k + 1 < b.length ? b[k + 1] / base : -Math.floorDiv(-size, base);
-            out.add(new Digit(base, range, stride(d, base, srcTerms), stride(d, base, dstTerms)));
+            out.add(new CommonDigit(base, range, stride(d, base, srcTerms), stride(d, base, dstTerms)));
         }
         return out;
     }
@@ -137,7 +137,7 @@ final class DigitPlanner {
      * digits δ, box j fixes the digits above j at δ, runs digit j over [0, δ_j) and every finer
      * digit over its full range.
      */
-    private static List<long[][]> boxes(long size, List<Digit> digits) {
+    private static List<long[][]> boxes(long size, List<CommonDigit> digits) {
         int kTop = digits.size() - 1;
         long[] delta = new long[digits.size()];
         for (int k = 0; k <= kTop; k++) {

@@ -36,7 +36,7 @@ final class Kernels {
     private static final VectorSpecies<Short> S8 = ShortVector.SPECIES_128;
     private static final VectorSpecies<Short> S16 = ShortVector.SPECIES_256;
     /** Whether the Vector API paths are used (false: scalar paths only, for testing them). */
-    static final boolean VECTOR = !Boolean.getBoolean("tegula.relayout.scalar")
+    static final boolean VECTOR = !Boolean.getBoolean(Tuning.SCALAR)
             && IntVector.SPECIES_PREFERRED.vectorBitSize() >= 256;
 
     /*
@@ -89,16 +89,16 @@ final class Kernels {
 
     private static Mode mode(LoopNest nest) {
         int inner = nest.depth() - 1;
-        if (nest.s()[inner] == 1 && nest.t()[inner] == 1) {
+        if (nest.srcStrides()[inner] == 1 && nest.dstStrides()[inner] == 1) {
             return Mode.RUNS;
         }
-        return nest.t()[inner] == 1 && transposeLoop(nest) >= 0 ? Mode.TRANSPOSE : Mode.STRIDED;
+        return nest.dstStrides()[inner] == 1 && transposeLoop(nest) >= 0 ? Mode.TRANSPOSE : Mode.STRIDED;
     }
 
     /** {@return the loop (not the innermost) that is contiguous in the source, or -1} */
     private static int transposeLoop(LoopNest nest) {
         for (int q = 0; q < nest.depth() - 1; q++) {
-            if (nest.s()[q] == 1) {
+            if (nest.srcStrides()[q] == 1) {
                 return q;
             }
         }
@@ -134,10 +134,10 @@ final class Kernels {
     static long splitExtent(LoopNest nest) {
         int split = splitLoop(nest);
         if (split >= 0) {
-            return nest.n()[split];
+            return nest.extents()[split];
         }
         Mode m = mode(nest);
-        return m == Mode.STRIDED ? 1 : nest.n()[nest.depth() - 1];
+        return m == Mode.STRIDED ? 1 : nest.extents()[nest.depth() - 1];
     }
 
     /**
@@ -149,21 +149,21 @@ final class Kernels {
         int skip = m == Mode.TRANSPOSE ? transposeLoop(nest) : -1;
         int end = m == Mode.STRIDED ? nest.depth() : nest.depth() - 1;
         int split = splitLoop(nest);
-        if (split < 0 && m != Mode.STRIDED && (from > 0 || to < nest.n()[nest.depth() - 1])) {
+        if (split < 0 && m != Mode.STRIDED && (from > 0 || to < nest.extents()[nest.depth() - 1])) {
             // the kernel takes the whole nest: cut its innermost (destination-contiguous) loop instead
             int inner = nest.depth() - 1;
             long lo = from;
-            long hi = Math.min(to, nest.n()[inner]);
-            long so = nest.srcBase() + lo * nest.s()[inner];
-            long dO = nest.dstBase() + lo * nest.t()[inner];
+            long hi = Math.min(to, nest.extents()[inner]);
+            long so = nest.srcOffset() + lo * nest.srcStrides()[inner];
+            long dO = nest.dstOffset() + lo * nest.dstStrides()[inner];
             if (m == Mode.RUNS) {
                 MemorySegment.copy(src, so * b, dst, dO * b, (hi - lo) * b);
             } else {
-                transpose(src, so, dst, dO, b, nest.n()[skip], nest.t()[skip], hi - lo, nest.s()[inner]);
+                transpose(src, so, dst, dO, b, nest.extents()[skip], nest.dstStrides()[skip], hi - lo, nest.srcStrides()[inner]);
             }
             return;
         }
-        outer(nest, src, dst, b, from, to, split, 0, end, skip, nest.srcBase(), nest.dstBase(), m);
+        outer(nest, src, dst, b, from, to, split, 0, end, skip, nest.srcOffset(), nest.dstOffset(), m);
     }
 
     /** Walks loops [level, end) except {@code skip}, then calls the kernel of the mode. */
@@ -175,16 +175,16 @@ final class Kernels {
         if (level >= end) {
             int inner = nest.depth() - 1;
             switch (mode) {
-                case RUNS -> MemorySegment.copy(src, so * b, dst, dO * b, nest.n()[inner] * b);
-                case TRANSPOSE -> transpose(src, so, dst, dO, b, nest.n()[skip], nest.t()[skip], nest.n()[inner],
-                        nest.s()[inner]);
+                case RUNS -> MemorySegment.copy(src, so * b, dst, dO * b, nest.extents()[inner] * b);
+                case TRANSPOSE -> transpose(src, so, dst, dO, b, nest.extents()[skip], nest.dstStrides()[skip], nest.extents()[inner],
+                        nest.srcStrides()[inner]);
                 case STRIDED -> element(src, so, dst, dO, b);
             }
             return;
         }
-        long n = nest.n()[level];
-        long s = nest.s()[level];
-        long t = nest.t()[level];
+        long n = nest.extents()[level];
+        long s = nest.srcStrides()[level];
+        long t = nest.dstStrides()[level];
         long lo = level == split ? from : 0;
         long hi = level == split ? Math.min(to, n) : n;
         if (mode == Mode.STRIDED && level == end - 1) {
@@ -277,13 +277,13 @@ final class Kernels {
      * Transpose blocking, measured on this machine kind (docs/benchmarks.md): each block reads
      * READ_BYTES of every source row it covers and fills a SCRATCH_BYTES scratch block; blocks sweep
      * along the source rows (J_OUTER) so a band of rows is read sequentially. The system properties
-     * tegula.read, tegula.scratch and tegula.jouter exist for that tuning study only.
+     * of {@link Tuning} exist for that tuning study only.
      */
     /** The scratch-block transpose of the previous round instead of {@link TransposeKernels} (for comparison only). */
-    private static final boolean VIA_SCRATCH = Boolean.getBoolean("tegula.transpose.scratch");
-    private static final int SCRATCH_BYTES = Integer.getInteger("tegula.scratch", 64 * 1024);
-    private static final boolean J_OUTER = !"false".equals(System.getProperty("tegula.jouter"));
-    private static final int READ_BYTES = Integer.getInteger("tegula.read", 512);
+    private static final boolean VIA_SCRATCH = Boolean.getBoolean(Tuning.TRANSPOSE_VIA_SCRATCH);
+    private static final int SCRATCH_BYTES = Integer.getInteger(Tuning.SCRATCH_BYTES, Tuning.SCRATCH_BYTES_DEFAULT);
+    private static final boolean J_OUTER = !"false".equals(System.getProperty(Tuning.SWEEP_SOURCE_ROWS));
+    private static final int READ_BYTES = Integer.getInteger(Tuning.READ_BYTES, Tuning.READ_BYTES_DEFAULT);
     private static final ThreadLocal<MemorySegment> SCRATCH =
             ThreadLocal.withInitial(() -> java.lang.foreign.Arena.ofAuto().allocate(SCRATCH_BYTES, 64));
 

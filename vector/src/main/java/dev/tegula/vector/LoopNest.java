@@ -3,60 +3,61 @@ package dev.tegula.vector;
 import java.util.Arrays;
 
 /**
- * A normalised copy problem: {@code for each index i of extents n: dst[dstBase + Σ i·t] = src[srcBase + Σ i·s]},
- * in elements, loops ordered from outermost to innermost (innermost = smallest destination stride).
+ * A normalised copy problem: {@code for each index i within extents:
+ * dst[dstOffset + Σ i·dstStrides] = src[srcOffset + Σ i·srcStrides]}, offsets and strides in slots,
+ * loops ordered from outermost to innermost (innermost = smallest destination stride).
  * Size-1 loops are dropped and loops contiguous in both arrays merged. Immutable.
  */
-record LoopNest(long[] n, long[] s, long[] t, long srcBase, long dstBase) {
+record LoopNest(long[] extents, long[] srcStrides, long[] dstStrides, long srcOffset, long dstOffset) {
 
     int depth() {
-        return n.length;
+        return extents.length;
     }
 
     long elements() {
         long e = 1;
-        for (long x : n) {
+        for (long x : extents) {
             e *= x;
         }
         return e;
     }
 
     /** Sorts loops by destination stride (largest first, ties by source stride), drops size-1 loops, merges. */
-    static LoopNest normalise(long[] n, long[] s, long[] t, long srcBase, long dstBase) {
+    static LoopNest normalise(long[] extents, long[] srcStrides, long[] dstStrides, long srcOffset, long dstOffset) {
         int m = 0;
-        Integer[] order = new Integer[n.length];
-        for (int i = 0; i < n.length; i++) {
-            if (n[i] == 0) {
-                return new LoopNest(new long[] {0}, new long[] {0}, new long[] {0}, srcBase, dstBase);
+        Integer[] order = new Integer[extents.length];
+        for (int i = 0; i < extents.length; i++) {
+            if (extents[i] == 0) {
+                return new LoopNest(new long[] {0}, new long[] {0}, new long[] {0}, srcOffset, dstOffset);
             }
-            if (n[i] > 1) {
+            if (extents[i] > 1) {
                 order[m++] = i;
             }
         }
         Integer[] live = Arrays.copyOf(order, m);
-        Arrays.sort(live, (a, b) -> t[a] != t[b] ? Long.compare(t[b], t[a]) : Long.compare(s[b], s[a]));
+        Arrays.sort(live, (a, b) -> dstStrides[a] != dstStrides[b] ? Long.compare(dstStrides[b], dstStrides[a]) : Long.compare(srcStrides[b], srcStrides[a]));
         long[] nn = new long[m];
         long[] ss = new long[m];
         long[] tt = new long[m];
         int k = 0;
         for (int q = 0; q < m; q++) {
             int i = live[q];
-            if (k > 0 && ss[k - 1] == s[i] * n[i] && tt[k - 1] == t[i] * n[i]) {
+            if (k > 0 && ss[k - 1] == srcStrides[i] * extents[i] && tt[k - 1] == dstStrides[i] * extents[i]) {
                 // the previous (outer) loop continues this one in both arrays: merge
-                nn[k - 1] *= n[i];
-                ss[k - 1] = s[i];
-                tt[k - 1] = t[i];
+                nn[k - 1] *= extents[i];
+                ss[k - 1] = srcStrides[i];
+                tt[k - 1] = dstStrides[i];
             } else {
-                nn[k] = n[i];
-                ss[k] = s[i];
-                tt[k] = t[i];
+                nn[k] = extents[i];
+                ss[k] = srcStrides[i];
+                tt[k] = dstStrides[i];
                 k++;
             }
         }
         if (k == 0) {
-            return new LoopNest(new long[] {1}, new long[] {1}, new long[] {1}, srcBase, dstBase);
+            return new LoopNest(new long[] {1}, new long[] {1}, new long[] {1}, srcOffset, dstOffset);
         }
-        return new LoopNest(Arrays.copyOf(nn, k), Arrays.copyOf(ss, k), Arrays.copyOf(tt, k), srcBase, dstBase);
+        return new LoopNest(Arrays.copyOf(nn, k), Arrays.copyOf(ss, k), Arrays.copyOf(tt, k), srcOffset, dstOffset);
     }
 
     /** {@return this nest in the loop order its kernel walks best: see {@link #orderedForRuns()} and {@link #orderedForTranspose()}} */
@@ -72,13 +73,13 @@ record LoopNest(long[] n, long[] s, long[] t, long srcBase, long dstBase) {
      * it writes tile after tile.
      */
     LoopNest orderedForTranspose() {
-        int d = n.length;
-        if (d < 3 || t[d - 1] != 1 || s[d - 1] == 1) {
+        int d = extents.length;
+        if (d < 3 || dstStrides[d - 1] != 1 || srcStrides[d - 1] == 1) {
             return this;
         }
         int q = -1;
         for (int i = 0; i < d - 1; i++) {
-            if (s[i] == 1) {
+            if (srcStrides[i] == 1) {
                 q = i;
                 break;
             }
@@ -93,38 +94,38 @@ record LoopNest(long[] n, long[] s, long[] t, long srcBase, long dstBase) {
                 order[k++] = i;
             }
         }
-        Arrays.sort(order, (a, b) -> s[a] != s[b] ? Long.compare(s[b], s[a]) : Long.compare(t[b], t[a]));
+        Arrays.sort(order, (a, b) -> srcStrides[a] != srcStrides[b] ? Long.compare(srcStrides[b], srcStrides[a]) : Long.compare(dstStrides[b], dstStrides[a]));
         long[] nn = new long[d];
         long[] ss = new long[d];
         long[] tt = new long[d];
         for (int i = 0; i < d - 2; i++) {
-            nn[i] = n[order[i]];
-            ss[i] = s[order[i]];
-            tt[i] = t[order[i]];
+            nn[i] = extents[order[i]];
+            ss[i] = srcStrides[order[i]];
+            tt[i] = dstStrides[order[i]];
         }
-        nn[d - 2] = n[q];
-        ss[d - 2] = s[q];
-        tt[d - 2] = t[q];
-        nn[d - 1] = n[d - 1];
-        ss[d - 1] = s[d - 1];
-        tt[d - 1] = t[d - 1];
+        nn[d - 2] = extents[q];
+        ss[d - 2] = srcStrides[q];
+        tt[d - 2] = dstStrides[q];
+        nn[d - 1] = extents[d - 1];
+        ss[d - 1] = srcStrides[d - 1];
+        tt[d - 1] = dstStrides[d - 1];
         // walked loops in destination order (this nest without q) versus source order: keep the one
         // whose innermost walked loop jumps farther on the other side (as for bulk runs)
         int lastDst = q == d - 2 ? d - 3 : d - 2;
-        long jumpInDstOrder = s[lastDst];
+        long jumpInDstOrder = srcStrides[lastDst];
         long jumpInSrcOrder = tt[d - 3];
         if (jumpInSrcOrder <= jumpInDstOrder) {
             int k2 = 0;
             for (int i = 0; i < d - 1; i++) {
                 if (i != q) {
-                    nn[k2] = n[i];
-                    ss[k2] = s[i];
-                    tt[k2] = t[i];
+                    nn[k2] = extents[i];
+                    ss[k2] = srcStrides[i];
+                    tt[k2] = dstStrides[i];
                     k2++;
                 }
             }
         }
-        return new LoopNest(nn, ss, tt, srcBase, dstBase);
+        return new LoopNest(nn, ss, tt, srcOffset, dstOffset);
     }
 
     /**
@@ -135,31 +136,31 @@ record LoopNest(long[] n, long[] s, long[] t, long srcBase, long dstBase) {
      * larger stride on the other side is chosen.
      */
     LoopNest orderedForRuns() {
-        int d = n.length;
-        if (d < 2 || s[d - 1] != 1 || t[d - 1] != 1) {
+        int d = extents.length;
+        if (d < 2 || srcStrides[d - 1] != 1 || dstStrides[d - 1] != 1) {
             return this;
         }
         Integer[] order = new Integer[d];
         for (int i = 0; i < d; i++) {
             order[i] = i;
         }
-        Arrays.sort(order, (a, b) -> s[a] != s[b] ? Long.compare(s[b], s[a]) : Long.compare(t[b], t[a]));
+        Arrays.sort(order, (a, b) -> srcStrides[a] != srcStrides[b] ? Long.compare(srcStrides[b], srcStrides[a]) : Long.compare(dstStrides[b], dstStrides[a]));
         long[] nn = new long[d];
         long[] ss = new long[d];
         long[] tt = new long[d];
         for (int i = 0; i < d; i++) {
-            nn[i] = n[order[i]];
-            ss[i] = s[order[i]];
-            tt[i] = t[order[i]];
+            nn[i] = extents[order[i]];
+            ss[i] = srcStrides[order[i]];
+            tt[i] = dstStrides[order[i]];
         }
-        long jumpInDstOrder = s[d - 2];
+        long jumpInDstOrder = srcStrides[d - 2];
         long jumpInSrcOrder = tt[d - 2];
-        return jumpInSrcOrder > jumpInDstOrder ? new LoopNest(nn, ss, tt, srcBase, dstBase) : this;
+        return jumpInSrcOrder > jumpInDstOrder ? new LoopNest(nn, ss, tt, srcOffset, dstOffset) : this;
     }
 
     @Override
     public String toString() {
-        return "LoopNest[n=" + Arrays.toString(n) + " s=" + Arrays.toString(s) + " t=" + Arrays.toString(t)
-                + " src+" + srcBase + " dst+" + dstBase + "]";
+        return "LoopNest[n=" + Arrays.toString(extents) + " s=" + Arrays.toString(srcStrides) + " t="
+                + Arrays.toString(dstStrides) + " src+" + srcOffset + " dst+" + dstOffset + "]";
     }
 }

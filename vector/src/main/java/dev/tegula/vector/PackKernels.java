@@ -12,7 +12,7 @@ import jdk.incubator.vector.VectorSpecies;
  * Packing and unpacking of 4-bit elements between one-per-byte storage and {@code E(4)} (two per
  * byte, element 0 in the low nibble), for arrays whose layouts differ only in {@code E(n)}.
  * Unpacking sign-extends signed types (s4 -1: packed 0xF, unpacked 0xFF) and zero-extends the
- * others, as {@link ReferenceRelayout} does. Stateless and thread-safe.
+ * others, as the element walk does (docs/relayout.md). Stateless and thread-safe.
  */
 final class PackKernels {
     private PackKernels() {

@@ -4,88 +4,75 @@ import dev.tegula.core.Addressing;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.ffm.Array;
+import dev.tegula.ffm.codec.ElementCodec;
+import dev.tegula.ffm.internal.RawSlots;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.function.ToLongFunction;
 
 /**
  * A reusable plan for moving an array from one layout (and element type) to another. Built by
  * {@link Relayout#plan}; immutable and thread-safe: one plan may execute on many array pairs from
  * many threads at once.
  *
- * <p>The plan is one of two kinds. The fast kind sees both layouts as strided views of a common
- * digit space (tiles split dimensions into digits), normalises the loops (size-1 dropped,
- * contiguous ones merged, destination order) and picks a kernel per loop nest: bulk copies where
- * the innermost loop is contiguous in both arrays, an in-register blocked transpose (Vector API)
- * where it is not, element loops otherwise. The general kind, for element-type conversion, packed
- * sub-byte layouts, and tiles whose digits do not nest (a {@code *} merge split unevenly), walks the
- * elements through core's address calculators. Destination padding slots are filled with the
- * destination layout's padding value first whenever the destination has any.
+ * <p>The plan holds one {@link RelayoutStrategy}. {@link RelayoutStrategy.LoopNests} sees both
+ * layouts as strided views of a common digit space (tiles split dimensions into digits), normalises
+ * the loops (size-1 dropped, contiguous ones merged, destination order) and picks a kernel per loop
+ * nest: bulk copies where the innermost loop is contiguous in both arrays, an in-register blocked
+ * transpose (Vector API) where it is not, element loops otherwise. {@link RelayoutStrategy.Pack4}
+ * packs or unpacks 4-bit elements. {@link RelayoutStrategy.ElementWalk}, for element-type
+ * conversion, packed sub-byte layouts, and tiles whose digits do not nest (a {@code *} merge split
+ * unevenly), walks the elements through core's address calculators. Destination padding slots are
+ * filled with the destination layout's padding value first whenever the destination has any.
  */
 public final class RelayoutPlan {
-    /** Below this many bytes a nest is not split between threads. */
-    static final long MIN_PARALLEL_BYTES = 1L << 21;
-
     private final ArrayShape from;
     private final ArrayShape to;
-    private final List<LoopNest> nests;
+    private final RelayoutStrategy strategy;
     private final int elementBytes;
     private final boolean prefill;
     private final long padBits;
-    /** 1: pack 8-bit to E(4); -1: unpack E(4) to 8-bit; 0: neither. */
-    private final int pack;
-    /** Strided sides when the plan was made for views (null for dense layouts). */
-    private final Side srcView;
-    private final Side dstView;
-    /** The nests convert f32 to bf16 as they move ({@link ConvertKernels}). */
-    private final boolean convertBf16;
+    /** True for a plan made for two arrays of which at least one is a strided view. */
+    private final boolean forViews;
+    /** True if the destination is a strided view (its padding and surroundings are not the plan's). */
+    private final boolean dstIsView;
 
-    RelayoutPlan(ArrayShape from, ArrayShape to, Side srcSide) {
-        this(from, to, srcSide, null, null, null);
-    }
-
-    /** A plan for arrays that may be strided views: {@code srcView}/{@code dstView} non-null give their strides. */
-    RelayoutPlan(ArrayShape from, ArrayShape to, Side srcSide, Side dstSideOverride, Side srcView, Side dstView) {
-        Relayout.checkCompatible(from, to);
+    private RelayoutPlan(ArrayShape from, ArrayShape to, RelayoutStrategy strategy, boolean forViews,
+                         boolean dstIsView) {
         this.from = from;
         this.to = to;
-        long fb = from.storageBitsPerElement();
-        long tb = to.storageBitsPerElement();
-        List<LoopNest> n = null;
-        boolean f32ToBf16 = from.elementType() == ElementType.F32 && to.elementType() == ElementType.BF16
-                && fb == 32 && tb == 16;
-        if ((from.elementType() == to.elementType() && fb == tb && fb >= 8) || f32ToBf16) {
-            Side dstSide = dstSideOverride != null ? dstSideOverride : Side.of(to);
-            if (srcSide != null && dstSide != null) {
-                n = DigitPlanner.plan(srcSide, dstSide);
-            }
-        }
-        this.nests = n;
-        this.convertBf16 = f32ToBf16 && n != null;
-        this.pack = srcView == null && dstView == null ? packDirection(from, to) : 0;
+        this.strategy = strategy;
+        this.forViews = forViews;
+        this.dstIsView = dstIsView;
+        long tb = to.slotBits();
         this.elementBytes = (int) (tb / 8);
-        this.srcView = srcView;
-        this.dstView = dstView;
-        this.prefill = dstView == null
+        this.prefill = !dstIsView
                 && (to.slotCount() > to.elementCount() || (tb < 8 && (to.slotCount() * tb) % 8 != 0));
-        this.padBits = RawElements.paddingBits(to.elementType(), to.layout().paddingValue());
+        this.padBits = ElementCodec.paddingCode(to.elementType(), to.layout().paddingValue());
     }
 
-    /** {@return 1 or -1 when the layouts differ only in E(4) vs one byte per element and have no padding} */
-    private static int packDirection(ArrayShape from, ArrayShape to) {
-        if (from.elementType() != to.elementType() || from.elementType().bitWidth() != 4
-                || from.slotCount() != from.elementCount() || to.slotCount() != to.elementCount()) {
-            return 0;
-        }
-        long fb = from.storageBitsPerElement();
-        long tb = to.storageBitsPerElement();
-        if (!from.layout().withElementSizeInBits(0).equals(to.layout().withElementSizeInBits(0))) {
-            return 0;
-        }
-        return fb == 8 && tb == 4 ? 1 : fb == 4 && tb == 8 ? -1 : 0;
+    /** {@return the plan between two dense layouts} */
+    static RelayoutPlan forShapes(ArrayShape from, ArrayShape to) {
+        RelayoutChecks.checkCompatible(from, to);
+        RelayoutStrategy strategy = RelayoutStrategy.choose(from, to, SlotTerms.of(from), SlotTerms.of(to), false);
+        return new RelayoutPlan(from, to, strategy, false, false);
+    }
+
+    /**
+     * {@return the plan for two arrays of which at least one is a strided view}
+     *
+     * @param srcTerms the source's slot terms (its strides if it is a view), or null if none
+     * @param dstView  the destination's strides as slot terms if it is a view, else null
+     */
+    static RelayoutPlan forViews(ArrayShape from, ArrayShape to, SlotTerms srcTerms, SlotTerms dstView) {
+        RelayoutChecks.checkCompatible(from, to);
+        SlotTerms dstTerms = dstView != null ? dstView : SlotTerms.of(to);
+        RelayoutStrategy strategy = RelayoutStrategy.choose(from, to, srcTerms, dstTerms, true);
+        return new RelayoutPlan(from, to, strategy, true, dstView != null);
     }
 
     /** {@return the source shape} */
@@ -100,16 +87,17 @@ public final class RelayoutPlan {
 
     /** {@return true if this plan runs the strided/transpose kernels, false if it walks elements one by one} */
     public boolean isFast() {
-        return nests != null || pack != 0;
+        return !(strategy instanceof RelayoutStrategy.ElementWalk);
     }
 
     /** {@return a one-line description of the loop nests (for diagnostics and the benchmark report)} */
     public String describe() {
-        if (pack != 0) {
-            return pack > 0 ? "pack to E(4)" : "unpack from E(4)";
-        }
-        return nests == null ? "general element walk"
-                : (convertBf16 ? "f32 -> bf16 " : "") + DigitPlanner.describe(nests);
+        return switch (strategy) {
+            case RelayoutStrategy.Pack4 p -> p.pack() ? "pack to E(4)" : "unpack from E(4)";
+            case RelayoutStrategy.ElementWalk w -> "general element walk";
+            case RelayoutStrategy.LoopNests n -> DigitPlanner.describe(n.nests());
+            case RelayoutStrategy.ConvertNests n -> "f32 -> bf16 " + DigitPlanner.describe(n.nests());
+        };
     }
 
     /**
@@ -133,36 +121,34 @@ public final class RelayoutPlan {
      * calling thread. Returns when all the work is done.
      */
     public void execute(MemorySegment src, MemorySegment dst, ExecutorService executor, int parallelism) {
-        checkSize("src", src, from.bufferSize());
-        checkSize("dst", dst, to.bufferSize());
+        RelayoutChecks.checkSize("src", src, from.bufferSize());
+        RelayoutChecks.checkSize("dst", dst, to.bufferSize());
         if (dst.isReadOnly()) {
             throw new UnsupportedOperationException("dst: the destination segment is read-only");
         }
         if (prefill) {
             fillPadding(dst);
         }
-        if (pack != 0) {
-            runPack(src, dst, executor, parallelism);
-            return;
+        switch (strategy) {
+            case RelayoutStrategy.Pack4 p -> runPack(p.pack(), src, dst, executor, parallelism);
+            case RelayoutStrategy.ElementWalk w -> walkElements(src, Addressing.of(from)::slot, dst, Addressing.of(to)::slot);
+            case RelayoutStrategy.LoopNests n -> runNests(n.nests(), false, src, dst, executor, parallelism);
+            case RelayoutStrategy.ConvertNests n -> runNests(n.nests(), true, src, dst, executor, parallelism);
         }
-        if (nests == null) {
-            general(src, Addressing.of(from), dst);
-            return;
-        }
-        runNests(src, dst, executor, parallelism);
     }
 
-    private void runPack(MemorySegment src, MemorySegment dst, ExecutorService executor, int parallelism) {
+    private void runPack(boolean pack, MemorySegment src, MemorySegment dst, ExecutorService executor,
+                         int parallelism) {
         long n = from.elementCount();
         boolean signed = from.elementType().isIntegral() && !from.elementType().isUnsigned();
-        boolean parallel = executor != null && parallelism > 1 && n >= MIN_PARALLEL_BYTES
-                && Relayout.sharable(src) && Relayout.sharable(dst);
+        boolean parallel = executor != null && parallelism > 1 && n >= Tasks.MIN_PARALLEL_BYTES
+                && Tasks.sharable(src) && Tasks.sharable(dst);
         int tasks = parallel ? parallelism : 1;
         List<Future<?>> futures = new ArrayList<>();
         for (int k = 0; k < tasks; k++) {
             long lo = (n * k / tasks) & ~127L;
             long hi = k == tasks - 1 ? n : (n * (k + 1) / tasks) & ~127L;
-            Runnable r = pack > 0 ? () -> PackKernels.pack4(src, dst, n, lo, hi)
+            Runnable r = pack ? () -> PackKernels.pack4(src, dst, n, lo, hi)
                     : () -> PackKernels.unpack4(src, dst, n, lo, hi, signed);
             if (k == tasks - 1) {
                 r.run();
@@ -170,7 +156,7 @@ public final class RelayoutPlan {
                 futures.add(executor.submit(r));
             }
         }
-        Relayout.await(futures);
+        Tasks.await(futures);
     }
 
     /**
@@ -187,36 +173,39 @@ public final class RelayoutPlan {
 
     /** Like {@link #execute(Array, Array)}, sharing the work as {@link #execute(MemorySegment, MemorySegment, ExecutorService, int)} does. */
     public void execute(Array src, Array dst, ExecutorService executor, int parallelism) {
-        Relayout.checkArrays(src, dst);
+        RelayoutChecks.checkArrays(src, dst);
         if (!src.shape().equalsIgnoringLayout(from) || !dst.shape().equalsIgnoringLayout(to)) {
             throw new IllegalArgumentException("arrays " + src.shape() + " -> " + dst.shape() + " do not fit the plan "
                     + from + " -> " + to);
         }
-        if (srcView == null && dstView == null) {
+        if (!forViews) {
             execute(src.segment(), dst.segment(), executor, parallelism);
             return;
         }
         MemorySegment d = dst.segment();
-        if (dstView == null) {
-            checkSize("dst", d, to.bufferSize());
+        if (!dstIsView) {
+            RelayoutChecks.checkSize("dst", d, to.bufferSize());
             if (prefill) {
                 fillPadding(d);
             }
         }
-        if (nests == null) {
-            general(src.segment(), src, dst.segment(), dst);
-            return;
+        switch (strategy) {
+            case RelayoutStrategy.LoopNests n -> runNests(n.nests(), false, src.segment(), d, executor, parallelism);
+            case RelayoutStrategy.ConvertNests n -> runNests(n.nests(), true, src.segment(), d, executor, parallelism);
+            case RelayoutStrategy.ElementWalk w -> walkElements(src.segment(), src::slot, d, dst::slot);
+            case RelayoutStrategy.Pack4 p -> throw new IllegalStateException("a plan for views never packs");
         }
-        runNests(src.segment(), d, executor, parallelism);
     }
 
-    private void runNests(MemorySegment src, MemorySegment dst, ExecutorService executor, int parallelism) {
-        boolean parallel = executor != null && parallelism > 1 && Relayout.sharable(src) && Relayout.sharable(dst);
+    /** Runs loop nests, {@code convert}: from f32 to bf16 ({@link ConvertKernels}), else same type ({@link Kernels}). */
+    private void runNests(List<LoopNest> nests, boolean convert, MemorySegment src, MemorySegment dst,
+                          ExecutorService executor, int parallelism) {
+        boolean parallel = executor != null && parallelism > 1 && Tasks.sharable(src) && Tasks.sharable(dst);
         for (LoopNest nest : nests) {
-            long extent = convertBf16 ? ConvertKernels.splitExtent(nest) : Kernels.splitExtent(nest);
+            long extent = convert ? ConvertKernels.splitExtent(nest) : Kernels.splitExtent(nest);
             long bytes = nest.elements() * elementBytes;
-            if (!parallel || bytes < MIN_PARALLEL_BYTES || extent < 2) {
-                runPart(nest, src, dst, 0, Long.MAX_VALUE);
+            if (!parallel || bytes < Tasks.MIN_PARALLEL_BYTES || extent < 2) {
+                runPart(nest, convert, src, dst, 0, Long.MAX_VALUE);
                 continue;
             }
             int tasks = (int) Math.min(parallelism, extent);
@@ -224,24 +213,17 @@ public final class RelayoutPlan {
             for (int k = 0; k < tasks; k++) {
                 long lo = extent * k / tasks;
                 long hi = extent * (k + 1) / tasks;
-                futures.add(executor.submit(() -> runPart(nest, src, dst, lo, hi)));
+                futures.add(executor.submit(() -> runPart(nest, convert, src, dst, lo, hi)));
             }
-            Relayout.await(futures);
+            Tasks.await(futures);
         }
     }
 
-    private void runPart(LoopNest nest, MemorySegment src, MemorySegment dst, long lo, long hi) {
-        if (convertBf16) {
+    private void runPart(LoopNest nest, boolean convert, MemorySegment src, MemorySegment dst, long lo, long hi) {
+        if (convert) {
             ConvertKernels.run(nest, src, dst, lo, hi);
         } else {
             Kernels.run(nest, src, dst, elementBytes, lo, hi);
-        }
-    }
-
-    private static void checkSize(String name, MemorySegment seg, long need) {
-        if (seg.byteSize() < need) {
-            throw new IllegalArgumentException(name + ": segment has " + seg.byteSize() + " bytes, the layout needs "
-                    + need);
         }
     }
 
@@ -253,13 +235,13 @@ public final class RelayoutPlan {
             d.fill((byte) 0);
             return;
         }
-        long bits = to.storageBitsPerElement();
+        long bits = to.slotBits();
         long chunk = Math.min(size, 64);
         long slotsInChunk = chunk * 8 / bits;
         for (long s = 0; s < slotsInChunk; s++) {
-            RawElements.write(d, s, bits, padBits);
+            RawSlots.write(d, s, bits, padBits);
             if (bits == 128) {
-                RawElements.writeHigh(d, s, 0);
+                RawSlots.writeHigh(d, s, 0);
             }
         }
         long done = chunk;
@@ -277,19 +259,23 @@ public final class RelayoutPlan {
         }
     }
 
-    /** The general kernel for arrays that may be views: slots come from each array. */
-    private void general(MemorySegment src, Array srcArray, MemorySegment dst, Array dstArray) {
+    /**
+     * The element walk: every logical index in row-major order, the element at the source's slot
+     * copied (converted when the types differ) to the destination's slot.
+     */
+    private void walkElements(MemorySegment src, ToLongFunction<long[]> srcSlot, MemorySegment dst,
+                              ToLongFunction<long[]> dstSlot) {
         ElementType ft = from.elementType();
         ElementType tt = to.elementType();
-        long fb = from.storageBitsPerElement();
-        long tb = to.storageBitsPerElement();
+        long fb = from.slotBits();
+        long tb = to.slotBits();
         long[] dims = to.dimensions();
         if (to.elementCount() == 0) {
             return;
         }
         long[] idx = new long[dims.length];
         while (true) {
-            ReferenceRelayout.copyElement(src, srcArray.slotOf(idx), fb, ft, dst, dstArray.slotOf(idx), tb, tt);
+            copyElement(src, srcSlot.applyAsLong(idx), fb, ft, dst, dstSlot.applyAsLong(idx), tb, tt);
             int d = dims.length - 1;
             while (d >= 0 && ++idx[d] == dims[d]) {
                 idx[d] = 0;
@@ -301,30 +287,38 @@ public final class RelayoutPlan {
         }
     }
 
-    /** The general kernel: every logical index, row-major, through the address calculators. */
-    private void general(MemorySegment src, Addressing srcAddr, MemorySegment dst) {
-        Addressing dstAddr = Addressing.of(to);
-        ElementType ft = from.elementType();
-        ElementType tt = to.elementType();
-        long fb = from.storageBitsPerElement();
-        long tb = to.storageBitsPerElement();
-        int rank = to.rank();
-        long[] dims = to.dimensions();
-        if (to.elementCount() == 0) {
+    /** Copies one element between slots of widths {@code fb} and {@code tb}, converting between types (complex per component). */
+    private static void copyElement(MemorySegment src, long fs, long fb, ElementType ft, MemorySegment dst, long ts,
+                                    long tb, ElementType tt) {
+        if (ft.isComplex()) {
+            long re;
+            long im;
+            if (ft == ElementType.C64) {
+                long raw = RawSlots.read(src, fs, fb);
+                re = raw & 0xFFFFFFFFL;
+                im = raw >>> 32;
+            } else {
+                re = RawSlots.read(src, fs, 128);
+                im = RawSlots.readHigh(src, fs);
+            }
+            ElementType fc = ft.componentType();
+            ElementType tc = tt.componentType();
+            re = RawSlots.convert(fc, tc, re);
+            im = RawSlots.convert(fc, tc, im);
+            if (tt == ElementType.C64) {
+                RawSlots.write(dst, ts, tb, (re & 0xFFFFFFFFL) | (im << 32));
+            } else {
+                RawSlots.write(dst, ts, 128, re);
+                RawSlots.writeHigh(dst, ts, im);
+            }
             return;
         }
-        long[] idx = new long[rank];
-        while (true) {
-            ReferenceRelayout.copyElement(src, srcAddr.slot(idx), fb, ft, dst, dstAddr.slot(idx), tb, tt);
-            int d = rank - 1;
-            while (d >= 0 && ++idx[d] == dims[d]) {
-                idx[d] = 0;
-                d--;
-            }
-            if (d < 0) {
-                return;
-            }
+        long raw = RawSlots.read(src, fs, fb);
+        if (ft == tt && fb == tb) {
+            RawSlots.write(dst, ts, tb, raw);   // same storage: the bits move unchanged
+            return;
         }
+        RawSlots.write(dst, ts, tb, RawSlots.convert(ft, tt, RawSlots.normalise(ft, raw)));
     }
 
     @Override

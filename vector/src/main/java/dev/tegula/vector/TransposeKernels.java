@@ -36,14 +36,14 @@ final class TransposeKernels {
 
     /** The tile edge: 16 where 512-bit vectors are native, else 8; 0 when the Vector API paths are off. */
     static final int TILE = !Kernels.VECTOR ? 0 : IntVector.SPECIES_PREFERRED.length() >= 16
-            && !Boolean.getBoolean("tegula.transpose.tile8") ? 16 : 8;
+            && !Boolean.getBoolean(Tuning.TRANSPOSE_TILE8) ? 16 : 8;
     /**
      * Elements of each source row a block covers (destination rows per block) and source rows per
      * block (elements of each destination row), measured on AMD Zen 4 (docs/benchmarks.md). The
      * system properties exist for that tuning study only.
      */
-    static final int BLOCK_I = Integer.getInteger("tegula.transpose.bi", 128);
-    static final int BLOCK_J = Integer.getInteger("tegula.transpose.bj", 128);
+    static final int BLOCK_I = Integer.getInteger(Tuning.TRANSPOSE_BLOCK_I, Tuning.TRANSPOSE_BLOCK_DEFAULT);
+    static final int BLOCK_J = Integer.getInteger(Tuning.TRANSPOSE_BLOCK_J, Tuning.TRANSPOSE_BLOCK_DEFAULT);
 
     /** The per-thread buffer a 16x16 tile's rows pass through between permute rounds (1 KiB, in L1). */
     static final ThreadLocal<MemorySegment> TILE_BUFFER = ThreadLocal.withInitial(
@@ -103,7 +103,7 @@ final class TransposeKernels {
      * with 4 MiB bands (large enough for MemorySegment.copy's streaming stores): no faster than
      * {@link #direct} (docs/benchmarks.md), so it stays as an option for that comparison.
      */
-    static final long BAND_BYTES = Long.getLong("tegula.transpose.band", 0);
+    static final long BAND_BYTES = Long.getLong(Tuning.TRANSPOSE_BAND_BYTES, 0);
     private static final ThreadLocal<MemorySegment> BAND = ThreadLocal.withInitial(
             () -> dev.tegula.ffm.HostMemory.allocate(java.lang.foreign.Arena.ofAuto(), BAND_BYTES, 64));
 

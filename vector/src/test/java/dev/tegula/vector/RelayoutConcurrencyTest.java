@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Threads and relayouts: many threads reading one shared-arena array; a parallel relayout (an
- * executor, parallelism 2, a shared arena, more than {@link RelayoutPlan#MIN_PARALLEL_BYTES} so the
+ * executor, parallelism 2, a shared arena, more than {@link Tasks#MIN_PARALLEL_BYTES} so the
  * work is really split) equals the oracle; parallel relayouts racing with readers of the source
  * still equal the oracle and the readers see the source unchanged; and a relayout whose destination
  * (or source) arena another thread closes mid-way ends with {@link IllegalStateException} from FFM,
@@ -124,7 +124,7 @@ class RelayoutConcurrencyTest {
             for (String[] c : cases) {
                 ArrayShape from = shape(c[0]);
                 ArrayShape to = shape(c[1]);
-                assertTrue(to.bufferSize() > RelayoutPlan.MIN_PARALLEL_BYTES, c[1]);
+                assertTrue(to.bufferSize() > Tasks.MIN_PARALLEL_BYTES, c[1]);
                 Array src = Array.allocate(arena, from);
                 pattern(src.segment(), 1);
                 Array dst = Array.allocate(arena, to);

@@ -40,7 +40,7 @@ class RelayoutFindingsTest {
                 Array back = Relayout.to(dst, src.shape().layout(), arena);
                 assertTrue(src.contentEquals(back), c[0]);
                 assertEquals(0, Relayout.to(src, Layout.rowMajor(src.shape().rank()), arena).shape().elementCount());
-                if (src.elementStrides() != null && src.shape().rank() > 1) {
+                if (src.slotStrides() != null && src.shape().rank() > 1) {
                     int[] reversed = java.util.stream.IntStream.range(0, src.shape().rank())
                             .map(d -> src.shape().rank() - 1 - d).toArray();
                     Array view = src.permute(reversed).slice(0, 0, 0);   // a strided view without elements

@@ -94,12 +94,12 @@ class RelayoutFuzzTest {
                     return;   // an E(n) that Array's element access does not support
                 }
                 RelayoutPlan plan = Relayout.plan(view, dst);
-                what = view.shape() + " view(offset=" + view.elementOffset() + ", strides="
-                        + Arrays.toString(view.elementStrides()) + ") of " + from + " -> " + to + " via " + plan.describe();
+                what = view.shape() + " view(offset=" + view.slotOffset() + ", strides="
+                        + Arrays.toString(view.slotStrides()) + ") of " + from + " -> " + to + " via " + plan.describe();
                 plan.execute(view, dst);
-                if (view.elementStrides() != null) {
-                    ReferenceRelayout.copyStrided(view.shape(), view.segment(), view.elementOffset(),
-                            view.elementStrides(), to, ref);
+                if (view.slotStrides() != null) {
+                    ReferenceRelayout.copyStrided(view.shape(), view.segment(), view.slotOffset(),
+                            view.slotStrides(), to, ref);
                 } else {
                     ReferenceRelayout.copy(view.shape(), view.segment(), to, ref);
                 }

@@ -1,0 +1,71 @@
+package dev.tegula.vector;
+
+/**
+ * The system properties that tune the relayout engine, one name each, all of the form
+ * {@code tegula.relayout.<camelCase>}. Each is read once, when the class that uses it is
+ * initialised; setting one later has no effect. They exist for testing and for tuning studies
+ * (see {@code docs/relayout.md} and {@code docs/benchmarks.md}); the defaults are what Tegula
+ * ships with, and no result depends on them, only speed.
+ */
+final class Tuning {
+    private Tuning() {
+    }
+
+    /**
+     * {@value}: {@code true} switches the Vector API kernels off, so only the scalar paths run
+     * (what runs anyway on CPUs without 256-bit vectors). Default {@code false}. The test suite runs
+     * once with it set.
+     */
+    static final String SCALAR = "tegula.relayout.scalar";
+
+    /**
+     * {@value}: bytes of the per-thread scratch block of the transpose kernel, which blocks are
+     * transposed into before a bulk copy writes them out. Default {@value #SCRATCH_BYTES_DEFAULT}.
+     */
+    static final String SCRATCH_BYTES = "tegula.relayout.scratchBytes";
+    static final int SCRATCH_BYTES_DEFAULT = 64 * 1024;
+
+    /**
+     * {@value}: bytes of each source row that one transpose block reads. Default
+     * {@value #READ_BYTES_DEFAULT}.
+     */
+    static final String READ_BYTES = "tegula.relayout.readBytes";
+    static final int READ_BYTES_DEFAULT = 512;
+
+    /**
+     * {@value}: {@code false} sweeps transpose blocks down the source columns instead of along the
+     * source rows. Default {@code true} (a band of source rows is read sequentially).
+     */
+    static final String SWEEP_SOURCE_ROWS = "tegula.relayout.sweepSourceRows";
+
+    /**
+     * {@value}: {@code true} uses 8x8 transpose tiles even where 512-bit vectors would allow 16x16
+     * ({@link TransposeKernels}). Default {@code false}.
+     */
+    static final String TRANSPOSE_TILE8 = "tegula.relayout.transposeTile8";
+
+    /**
+     * {@value}: elements of each source row that one block of {@link TransposeKernels} covers (the
+     * destination rows of a block). Default {@value #TRANSPOSE_BLOCK_DEFAULT}.
+     */
+    static final String TRANSPOSE_BLOCK_I = "tegula.relayout.transposeBlockI";
+
+    /**
+     * {@value}: source rows that one block of {@link TransposeKernels} covers (the elements of each
+     * destination row). Default {@value #TRANSPOSE_BLOCK_DEFAULT}.
+     */
+    static final String TRANSPOSE_BLOCK_J = "tegula.relayout.transposeBlockJ";
+    static final int TRANSPOSE_BLOCK_DEFAULT = 128;
+
+    /**
+     * {@value}: bytes of the per-thread band buffer of {@link TransposeKernels}' band route (bands of
+     * whole destination rows transposed into the buffer, then one bulk copy each). Default 0: off.
+     */
+    static final String TRANSPOSE_BAND_BYTES = "tegula.relayout.transposeBandBytes";
+
+    /**
+     * {@value}: {@code true} runs the previous scratch-block transpose of {@link Kernels} instead of
+     * {@link TransposeKernels}, for comparisons. Default {@code false}.
+     */
+    static final String TRANSPOSE_VIA_SCRATCH = "tegula.relayout.transposeViaScratch";
+}

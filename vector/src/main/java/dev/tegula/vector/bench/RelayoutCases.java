@@ -1,0 +1,124 @@
+package dev.tegula.vector.bench;
+
+import dev.tegula.core.ArrayShape;
+import dev.tegula.core.Shape;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The relayout benchmark cases, the one list that {@code tegula bench} (cli) and the JMH benchmark
+ * {@code RelayoutBench} (jmh) both run. Each case is a string {@code name|source shape|destination
+ * layout}, a compile-time constant so that JMH's {@code @Param} can name it; {@link #SPECS} lists
+ * them in report order. {@link #scaled} shrinks a case for quick runs without changing its layouts.
+ *
+ * <p>Not API: this package is not exported; Tegula's own tools (on the class path) use it.
+ * Immutable and thread-safe.
+ */
+public final class RelayoutCases {
+    public static final String F32_8192X8192_T = "f32_8192x8192_T|f32[8192,8192]{1,0}|{0,1}";
+    public static final String BF16_8192X8192_T = "bf16_8192x8192_T|bf16[8192,8192]{1,0}|{0,1}";
+    public static final String F32_3D_210 = "f32_3d_210|f32[256,512,512]{2,1,0}|{0,1,2}";
+    public static final String F32_3D_102 = "f32_3d_102|f32[256,512,512]{2,1,0}|{2,0,1}";
+    public static final String F32_3D_021 = "f32_3d_021|f32[256,512,512]{2,1,0}|{1,2,0}";
+    public static final String F32_4D_3210 = "f32_4d_3210|f32[64,64,64,64]{3,2,1,0}|{0,1,2,3}";
+    public static final String F32_4D_0231 = "f32_4d_0231|f32[64,64,64,64]{3,2,1,0}|{1,3,2,0}";
+    public static final String BF16_TO_T8X128 = "bf16_to_T8x128|bf16[8192,8192]{1,0}|{1,0:T(8,128)}";
+    public static final String BF16_FROM_T8X128 = "bf16_from_T8x128|bf16[8192,8192]{1,0:T(8,128)}|{1,0}";
+    public static final String BF16_TO_T8X128_2X1 = "bf16_to_T8x128_2x1|bf16[8192,8192]{1,0}|{1,0:T(8,128)(2,1)}";
+    public static final String BF16_FROM_T8X128_2X1 =
+            "bf16_from_T8x128_2x1|bf16[8192,8192]{1,0:T(8,128)(2,1)}|{1,0}";
+    public static final String S4_PACK_E4 = "s4_pack_E4|s4[16384,8192]{1,0}|{1,0:E(4)}";
+    public static final String S4_UNPACK_E4 = "s4_unpack_E4|s4[16384,8192]{1,0:E(4)}|{1,0}";
+    /** Conversion in the same pass: the destination part starts with its element type. */
+    public static final String F32_TO_BF16_T = "f32_to_bf16_T|f32[8192,8192]{1,0}|bf16{0,1}";
+    public static final String F32_TO_BF16_T8X128_2X1 = "f32_to_bf16_T8x128_2x1|f32[8192,8192]{1,0}|bf16{1,0:T(8,128)(2,1)}";
+
+    /** Every case, in report order. */
+    public static final List<String> SPECS = List.of(F32_8192X8192_T, BF16_8192X8192_T, F32_3D_210, F32_3D_102,
+            F32_3D_021, F32_4D_3210, F32_4D_0231, BF16_TO_T8X128, BF16_FROM_T8X128, BF16_TO_T8X128_2X1,
+            BF16_FROM_T8X128_2X1, S4_PACK_E4, S4_UNPACK_E4, F32_TO_BF16_T, F32_TO_BF16_T8X128_2X1);
+
+    private RelayoutCases() {
+    }
+
+    /**
+     * One case: a source and a destination shape of the same dimensions.
+     *
+     * @param name the case name (as in the JMH report)
+     * @param from the source shape
+     * @param to   the destination shape
+     */
+    public record Case(String name, ArrayShape from, ArrayShape to) {
+        /**
+         * {@return the bytes of the case, the measure of both the relayout and the copy: the larger of
+         * the two buffers (for packing, the one-byte-per-element form; for f32 to bf16, the f32 side)}
+         */
+        public long bytes() {
+            return largestBuffer();
+        }
+
+        /** {@return the larger of the two buffers} */
+        public long largestBuffer() {
+            return Math.max(from.bufferSize(), to.bufferSize());
+        }
+
+        /** {@return {@code from -> to} with the destination's layout only, e.g. {@code f32[8192,8192]{1,0} -> {0,1}}} */
+        public String description() {
+            String t = to.toString();
+            String type = from.elementType() == to.elementType() ? "" : t.substring(0, t.indexOf('['));
+            return from + " -> " + type + t.substring(t.indexOf('{') < 0 ? t.length() : t.indexOf('{'));
+        }
+    }
+
+    /** {@return every case at its full (JMH) size} */
+    public static List<Case> all() {
+        List<Case> cases = new ArrayList<>();
+        for (String spec : SPECS) {
+            cases.add(parse(spec));
+        }
+        return cases;
+    }
+
+    /**
+     * {@return the case of a {@code name|from|layout} string} The layout part may start with an
+     * element type ({@code bf16{0,1}}): a relayout that converts.
+     *
+     * @throws IllegalArgumentException if the string has not three parts or a shape does not parse
+     */
+    public static Case parse(String spec) {
+        String[] parts = spec.split("\\|");
+        if (parts.length != 3) {
+            throw new IllegalArgumentException("spec: expected name|shape|layout, got " + spec);
+        }
+        ArrayShape from = (ArrayShape) Shape.parse(parts[1]);
+        String dims = from.toStringWithoutLayout();
+        int brace = parts[2].indexOf('{');
+        String to = brace == 0 ? dims + parts[2]
+                : parts[2].substring(0, brace) + dims.substring(dims.indexOf('[')) + parts[2].substring(brace);
+        return new Case(parts[0], from, (ArrayShape) Shape.parse(to));
+    }
+
+    /**
+     * {@return the case with its largest dimension halved (rounding up) until neither buffer is larger
+     * than {@code maxBytes}} The layouts stay; a case already small enough is returned unchanged.
+     */
+    public static Case scaled(Case c, long maxBytes) {
+        long[] dims = c.from().dimensions();
+        Case k = c;
+        while (k.largestBuffer() > maxBytes) {
+            int big = 0;
+            for (int d = 1; d < dims.length; d++) {
+                if (dims[d] > dims[big]) {
+                    big = d;
+                }
+            }
+            if (dims[big] <= 1) {
+                break;
+            }
+            dims[big] = (dims[big] + 1) / 2;
+            k = new Case(c.name(), ArrayShape.of(c.from().elementType(), dims).withLayout(c.from().layout()),
+                    ArrayShape.of(c.to().elementType(), dims).withLayout(c.to().layout()));
+        }
+        return k;
+    }
+}

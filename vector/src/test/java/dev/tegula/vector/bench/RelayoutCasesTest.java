@@ -1,0 +1,57 @@
+package dev.tegula.vector.bench;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The bench cases: every one in the JMH benchmark's {@code @Param} list, and scaled down without changing their layouts. */
+class RelayoutCasesTest {
+    @Test
+    void jmhParamsNameEveryCaseInOrder() throws IOException, ReflectiveOperationException {
+        Path jmh = Path.of("..", "jmh", "src", "main", "java", "dev", "tegula", "jmh", "RelayoutBench.java");
+        Assumptions.assumeTrue(Files.exists(jmh), "no jmh sources next to vector");
+        String source = Files.readString(jmh);
+        int start = source.indexOf("@Param({");
+        String params = source.substring(start, source.indexOf("})", start));
+        List<String> jmhCases = new ArrayList<>();
+        Matcher m = Pattern.compile("RelayoutCases\\.([A-Z0-9_]+)").matcher(params);
+        while (m.find()) {
+            jmhCases.add((String) RelayoutCases.class.getField(m.group(1)).get(null));
+        }
+        assertEquals(RelayoutCases.SPECS, jmhCases, "RelayoutBench's @Param must list RelayoutCases.SPECS in order");
+    }
+
+    @Test
+    void everyCaseParsesToTwoShapesOfTheSameDimensions() {
+        assertEquals(15, RelayoutCases.all().size());
+        for (RelayoutCases.Case c : RelayoutCases.all()) {
+            assertTrue(java.util.Arrays.equals(c.from().dimensions(), c.to().dimensions()), c.toString());
+            assertTrue(c.bytes() >= 64L << 20, c.toString());
+        }
+    }
+
+    @Test
+    void scaledCasesFitAndKeepTheirLayouts() {
+        for (RelayoutCases.Case c : RelayoutCases.all()) {
+            for (long cap : new long[] {64 << 10, 16 << 20}) {
+                RelayoutCases.Case s = RelayoutCases.scaled(c, cap);
+                assertTrue(s.largestBuffer() <= cap, s.toString());
+                assertTrue(s.largestBuffer() > cap / 4, s.toString());
+                assertEquals(c.from().layout(), s.from().layout());
+                assertEquals(c.to().layout(), s.to().layout());
+                assertEquals(c.name(), s.name());
+            }
+            assertEquals(c, RelayoutCases.scaled(c, Long.MAX_VALUE));
+        }
+    }
+}
