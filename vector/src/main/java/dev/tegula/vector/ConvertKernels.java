@@ -36,18 +36,6 @@ final class ConvertKernels {
             VectorShape.forBitSize(Math.max(64, IR.vectorBitSize() / 2)));
     private static final boolean RUN_VECTOR = Kernels.VECTOR && SR.length() == IR.length();
 
-    private static final IntVector IDX_A1 = index(1, true);
-    private static final IntVector IDX_B1 = index(1, false);
-    private static final IntVector IDX_A2 = index(2, true);
-    private static final IntVector IDX_B2 = index(2, false);
-    private static final IntVector IDX_A4 = index(4, true);
-    private static final IntVector IDX_B4 = index(4, false);
-    private static final IntVector IDX_A8 = index(8, true);
-    private static final IntVector IDX_B8 = index(8, false);
-
-    private static IntVector index(int d, boolean first) {
-        return IntVector.fromArray(I16, TransposeKernels.roundIndex(d, first), 0);
-    }
 
     private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfShort S = ValueLayout.JAVA_SHORT_UNALIGNED;
@@ -194,9 +182,32 @@ final class ConvertKernels {
         }
     }
 
+    /**
+     * dst[dO + 2i + j] = bf16(src[so + i + j·sJ]), j in {0, 1}: two f32 rows into interleaved bf16
+     * pairs (the {@code (2,1)} sub-tile). Each pair is one 32-bit lane, the first row's code in its
+     * low half (little-endian machines only), so no permute is needed.
+     */
+    private static void zip2(MemorySegment src, long so, long sJ, MemorySegment dst, long dO, long nI) {
+        int lanes = IR.length();
+        long i = 0;
+        for (; i + lanes <= nI; i += lanes) {
+            IntVector a = bf16Lanes(IntVector.fromMemorySegment(IR, src, (so + i) * 4, NATIVE));
+            IntVector b = bf16Lanes(IntVector.fromMemorySegment(IR, src, (so + i + sJ) * 4, NATIVE));
+            a.or(b.lanewise(VectorOperators.LSHL, 16)).intoMemorySegment(dst, (dO + 2 * i) * 2, NATIVE);
+        }
+        for (; i < nI; i++) {
+            dst.set(S, (dO + 2 * i) * 2, bf16(src.get(I, (so + i) * 4)));
+            dst.set(S, (dO + 2 * i + 1) * 2, bf16(src.get(I, (so + i + sJ) * 4)));
+        }
+    }
+
     /** dst[dO + i·tI + j] = bf16(src[so + i + j·sJ]) for i < nI, j < nJ. */
     static void transpose(MemorySegment src, long so, MemorySegment dst, long dO, long nI, long tI, long nJ,
                           long sJ) {
+        if (RUN_VECTOR && nJ == 2 && tI == 2 && NATIVE == ByteOrder.LITTLE_ENDIAN) {
+            zip2(src, so, sJ, dst, dO, nI);
+            return;
+        }
         long fullI = 0;
         long fullJ = 0;
         if (TransposeKernels.TILE == 16 && nI >= 16 && nJ >= 32) {
@@ -234,150 +245,16 @@ final class ConvertKernels {
     }
 
     /**
-     * One 16x16 tile: four rounds of two-source permutes ({@code selectFrom} of two vectors,
-     * {@code vpermt2d}/{@code vpermt2w} on AVX-512), each swapping one bit of the row index with
-     * the same bit of the lane index. Two rounds in registers, the rows through the small per-thread
-     * buffer {@code w} (in L1), two more rounds: one method doing all four (64 permutes, 32 vector
-     * registers' worth) was refused by C1 ("out of virtual registers in linear scan") in a JVM that
-     * had run other relayouts first, and then never reached C2 (20x slower); a loop over the rounds
-     * through {@code w} ran at half the speed (docs/benchmarks.md).
+     * One 16x16 f32 tile: transposed by {@link TransposeKernels#tile16Int} into the per-thread
+     * buffer {@code w} (in L1), then each row rounded to bf16 and stored (32 bytes). Converting as
+     * part of the transposing method was 10x slower: with sixteen conversions in it, C2 left some
+     * of them out of line, and a vector passed out of line is boxed.
      */
-    static void tile16F32ToBf16(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow, MemorySegment w) {
-        tile16F32ToBf16Front(src, sb, sRow, w);
-        tile16F32ToBf16Back(w, dst, db, dRow);
-    }
-
-    private static void tile16F32ToBf16Front(MemorySegment src, long sb, long sRow, MemorySegment w) {
-        IntVector a0 = IntVector.fromMemorySegment(I16, src, sb, NATIVE);
-        IntVector a1 = IntVector.fromMemorySegment(I16, src, sb + 1 * sRow, NATIVE);
-        IntVector a2 = IntVector.fromMemorySegment(I16, src, sb + 2 * sRow, NATIVE);
-        IntVector a3 = IntVector.fromMemorySegment(I16, src, sb + 3 * sRow, NATIVE);
-        IntVector a4 = IntVector.fromMemorySegment(I16, src, sb + 4 * sRow, NATIVE);
-        IntVector a5 = IntVector.fromMemorySegment(I16, src, sb + 5 * sRow, NATIVE);
-        IntVector a6 = IntVector.fromMemorySegment(I16, src, sb + 6 * sRow, NATIVE);
-        IntVector a7 = IntVector.fromMemorySegment(I16, src, sb + 7 * sRow, NATIVE);
-        IntVector a8 = IntVector.fromMemorySegment(I16, src, sb + 8 * sRow, NATIVE);
-        IntVector a9 = IntVector.fromMemorySegment(I16, src, sb + 9 * sRow, NATIVE);
-        IntVector a10 = IntVector.fromMemorySegment(I16, src, sb + 10 * sRow, NATIVE);
-        IntVector a11 = IntVector.fromMemorySegment(I16, src, sb + 11 * sRow, NATIVE);
-        IntVector a12 = IntVector.fromMemorySegment(I16, src, sb + 12 * sRow, NATIVE);
-        IntVector a13 = IntVector.fromMemorySegment(I16, src, sb + 13 * sRow, NATIVE);
-        IntVector a14 = IntVector.fromMemorySegment(I16, src, sb + 14 * sRow, NATIVE);
-        IntVector a15 = IntVector.fromMemorySegment(I16, src, sb + 15 * sRow, NATIVE);
-        IntVector b0 = IDX_A1.selectFrom(a0, a1);
-        IntVector b1 = IDX_B1.selectFrom(a0, a1);
-        IntVector b2 = IDX_A1.selectFrom(a2, a3);
-        IntVector b3 = IDX_B1.selectFrom(a2, a3);
-        IntVector b4 = IDX_A1.selectFrom(a4, a5);
-        IntVector b5 = IDX_B1.selectFrom(a4, a5);
-        IntVector b6 = IDX_A1.selectFrom(a6, a7);
-        IntVector b7 = IDX_B1.selectFrom(a6, a7);
-        IntVector b8 = IDX_A1.selectFrom(a8, a9);
-        IntVector b9 = IDX_B1.selectFrom(a8, a9);
-        IntVector b10 = IDX_A1.selectFrom(a10, a11);
-        IntVector b11 = IDX_B1.selectFrom(a10, a11);
-        IntVector b12 = IDX_A1.selectFrom(a12, a13);
-        IntVector b13 = IDX_B1.selectFrom(a12, a13);
-        IntVector b14 = IDX_A1.selectFrom(a14, a15);
-        IntVector b15 = IDX_B1.selectFrom(a14, a15);
-        IntVector c0 = IDX_A2.selectFrom(b0, b2);
-        IntVector c2 = IDX_B2.selectFrom(b0, b2);
-        IntVector c1 = IDX_A2.selectFrom(b1, b3);
-        IntVector c3 = IDX_B2.selectFrom(b1, b3);
-        IntVector c4 = IDX_A2.selectFrom(b4, b6);
-        IntVector c6 = IDX_B2.selectFrom(b4, b6);
-        IntVector c5 = IDX_A2.selectFrom(b5, b7);
-        IntVector c7 = IDX_B2.selectFrom(b5, b7);
-        IntVector c8 = IDX_A2.selectFrom(b8, b10);
-        IntVector c10 = IDX_B2.selectFrom(b8, b10);
-        IntVector c9 = IDX_A2.selectFrom(b9, b11);
-        IntVector c11 = IDX_B2.selectFrom(b9, b11);
-        IntVector c12 = IDX_A2.selectFrom(b12, b14);
-        IntVector c14 = IDX_B2.selectFrom(b12, b14);
-        IntVector c13 = IDX_A2.selectFrom(b13, b15);
-        IntVector c15 = IDX_B2.selectFrom(b13, b15);
-        c0.intoMemorySegment(w, 0, NATIVE);
-        c1.intoMemorySegment(w, 64, NATIVE);
-        c2.intoMemorySegment(w, 128, NATIVE);
-        c3.intoMemorySegment(w, 192, NATIVE);
-        c4.intoMemorySegment(w, 256, NATIVE);
-        c5.intoMemorySegment(w, 320, NATIVE);
-        c6.intoMemorySegment(w, 384, NATIVE);
-        c7.intoMemorySegment(w, 448, NATIVE);
-        c8.intoMemorySegment(w, 512, NATIVE);
-        c9.intoMemorySegment(w, 576, NATIVE);
-        c10.intoMemorySegment(w, 640, NATIVE);
-        c11.intoMemorySegment(w, 704, NATIVE);
-        c12.intoMemorySegment(w, 768, NATIVE);
-        c13.intoMemorySegment(w, 832, NATIVE);
-        c14.intoMemorySegment(w, 896, NATIVE);
-        c15.intoMemorySegment(w, 960, NATIVE);
-    }
-
-    private static void tile16F32ToBf16Back(MemorySegment w, MemorySegment dst, long db, long dRow) {
-        IntVector a0 = IntVector.fromMemorySegment(I16, w, 0, NATIVE);
-        IntVector a1 = IntVector.fromMemorySegment(I16, w, 64, NATIVE);
-        IntVector a2 = IntVector.fromMemorySegment(I16, w, 128, NATIVE);
-        IntVector a3 = IntVector.fromMemorySegment(I16, w, 192, NATIVE);
-        IntVector a4 = IntVector.fromMemorySegment(I16, w, 256, NATIVE);
-        IntVector a5 = IntVector.fromMemorySegment(I16, w, 320, NATIVE);
-        IntVector a6 = IntVector.fromMemorySegment(I16, w, 384, NATIVE);
-        IntVector a7 = IntVector.fromMemorySegment(I16, w, 448, NATIVE);
-        IntVector a8 = IntVector.fromMemorySegment(I16, w, 512, NATIVE);
-        IntVector a9 = IntVector.fromMemorySegment(I16, w, 576, NATIVE);
-        IntVector a10 = IntVector.fromMemorySegment(I16, w, 640, NATIVE);
-        IntVector a11 = IntVector.fromMemorySegment(I16, w, 704, NATIVE);
-        IntVector a12 = IntVector.fromMemorySegment(I16, w, 768, NATIVE);
-        IntVector a13 = IntVector.fromMemorySegment(I16, w, 832, NATIVE);
-        IntVector a14 = IntVector.fromMemorySegment(I16, w, 896, NATIVE);
-        IntVector a15 = IntVector.fromMemorySegment(I16, w, 960, NATIVE);
-        IntVector b0 = IDX_A4.selectFrom(a0, a4);
-        IntVector b4 = IDX_B4.selectFrom(a0, a4);
-        IntVector b1 = IDX_A4.selectFrom(a1, a5);
-        IntVector b5 = IDX_B4.selectFrom(a1, a5);
-        IntVector b2 = IDX_A4.selectFrom(a2, a6);
-        IntVector b6 = IDX_B4.selectFrom(a2, a6);
-        IntVector b3 = IDX_A4.selectFrom(a3, a7);
-        IntVector b7 = IDX_B4.selectFrom(a3, a7);
-        IntVector b8 = IDX_A4.selectFrom(a8, a12);
-        IntVector b12 = IDX_B4.selectFrom(a8, a12);
-        IntVector b9 = IDX_A4.selectFrom(a9, a13);
-        IntVector b13 = IDX_B4.selectFrom(a9, a13);
-        IntVector b10 = IDX_A4.selectFrom(a10, a14);
-        IntVector b14 = IDX_B4.selectFrom(a10, a14);
-        IntVector b11 = IDX_A4.selectFrom(a11, a15);
-        IntVector b15 = IDX_B4.selectFrom(a11, a15);
-        IntVector c0 = IDX_A8.selectFrom(b0, b8);
-        IntVector c8 = IDX_B8.selectFrom(b0, b8);
-        IntVector c1 = IDX_A8.selectFrom(b1, b9);
-        IntVector c9 = IDX_B8.selectFrom(b1, b9);
-        IntVector c2 = IDX_A8.selectFrom(b2, b10);
-        IntVector c10 = IDX_B8.selectFrom(b2, b10);
-        IntVector c3 = IDX_A8.selectFrom(b3, b11);
-        IntVector c11 = IDX_B8.selectFrom(b3, b11);
-        IntVector c4 = IDX_A8.selectFrom(b4, b12);
-        IntVector c12 = IDX_B8.selectFrom(b4, b12);
-        IntVector c5 = IDX_A8.selectFrom(b5, b13);
-        IntVector c13 = IDX_B8.selectFrom(b5, b13);
-        IntVector c6 = IDX_A8.selectFrom(b6, b14);
-        IntVector c14 = IDX_B8.selectFrom(b6, b14);
-        IntVector c7 = IDX_A8.selectFrom(b7, b15);
-        IntVector c15 = IDX_B8.selectFrom(b7, b15);
-        bf16(c0).intoMemorySegment(dst, db, NATIVE);
-        bf16(c1).intoMemorySegment(dst, db + 1 * dRow, NATIVE);
-        bf16(c2).intoMemorySegment(dst, db + 2 * dRow, NATIVE);
-        bf16(c3).intoMemorySegment(dst, db + 3 * dRow, NATIVE);
-        bf16(c4).intoMemorySegment(dst, db + 4 * dRow, NATIVE);
-        bf16(c5).intoMemorySegment(dst, db + 5 * dRow, NATIVE);
-        bf16(c6).intoMemorySegment(dst, db + 6 * dRow, NATIVE);
-        bf16(c7).intoMemorySegment(dst, db + 7 * dRow, NATIVE);
-        bf16(c8).intoMemorySegment(dst, db + 8 * dRow, NATIVE);
-        bf16(c9).intoMemorySegment(dst, db + 9 * dRow, NATIVE);
-        bf16(c10).intoMemorySegment(dst, db + 10 * dRow, NATIVE);
-        bf16(c11).intoMemorySegment(dst, db + 11 * dRow, NATIVE);
-        bf16(c12).intoMemorySegment(dst, db + 12 * dRow, NATIVE);
-        bf16(c13).intoMemorySegment(dst, db + 13 * dRow, NATIVE);
-        bf16(c14).intoMemorySegment(dst, db + 14 * dRow, NATIVE);
-        bf16(c15).intoMemorySegment(dst, db + 15 * dRow, NATIVE);
+    static void tile16F32ToBf16(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow,
+                                MemorySegment w) {
+        TransposeKernels.tile16Int(src, sb, sRow, w, 0, 64, w);
+        for (int r = 0; r < 16; r++) {
+            bf16(IntVector.fromMemorySegment(I16, w, r * 64L, NATIVE)).intoMemorySegment(dst, db + r * dRow, NATIVE);
+        }
     }
 }
