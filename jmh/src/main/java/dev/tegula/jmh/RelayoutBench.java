@@ -132,7 +132,7 @@ public class RelayoutBench {
             {"s32[50,70]{1,0}", "f32{1,0}"}, {"c64[16,16]{1,0}", "{0,1}"}, {"pred[64,64]{1,0}", "{0,1}"},
         };
         long n = 0;
-        for (int round = 0; round < 300; round++) {
+        for (int round = 0; round < 200; round++) {
             try (Arena a = Arena.ofConfined()) {
                 for (String[] p : pairs) {
                     RelayoutCases.Case k = RelayoutCases.parse("x|" + p[0] + "|" + p[1]);

@@ -104,7 +104,7 @@ public final class Report {
                 .include(RelayoutBench.class.getName() + "\\." + benches + "$")
                 .forks(1)
                 .warmupIterations(1).warmupTime(TimeValue.milliseconds(quick ? 500 : 1000))
-                .measurementIterations(quick ? 3 : 5).measurementTime(TimeValue.milliseconds(500))
+                .measurementIterations(quick ? 3 : 4).measurementTime(TimeValue.milliseconds(500))
                 .timeUnit(TimeUnit.MILLISECONDS)
                 .shouldFailOnError(true)
                 .param("relayoutCase", cases.toArray(new String[0]))
