@@ -27,7 +27,7 @@ public final class MemorySpaces {
     private MemorySpaces() {
     }
 
-    /** {@return the host-memory provider: every id, {@code Arena.allocate}, {@code MemorySegment.copy}} */
+    /** {@return the host-memory provider: every id, {@link HostMemory#allocate} (huge pages for large buffers), {@code MemorySegment.copy}} */
     public static MemorySpaceProvider host() {
         return HOST;
     }
@@ -84,7 +84,7 @@ public final class MemorySpaces {
         return l;
     }
 
-    /** Host memory: allocation from the arena (zeroed), copies with {@code MemorySegment.copy}. */
+    /** Host memory: allocation from the arena (zeroed; large buffers on huge pages, {@link HostMemory}), copies with {@code MemorySegment.copy}. */
     private static final class Host implements MemorySpaceProvider {
         @Override
         public boolean handles(long memorySpace) {
@@ -93,7 +93,7 @@ public final class MemorySpaces {
 
         @Override
         public MemorySegment allocate(Arena arena, long byteSize, long byteAlignment) {
-            return arena.allocate(byteSize, byteAlignment);
+            return HostMemory.allocate(arena, byteSize, byteAlignment);
         }
 
         @Override

@@ -1,6 +1,9 @@
 package dev.tegula.jmh;
 
 import dev.tegula.core.ArrayShape;
+import dev.tegula.core.Layout;
+import dev.tegula.ffm.Array;
+import dev.tegula.ffm.HostMemory;
 import dev.tegula.vector.Relayout;
 import dev.tegula.vector.RelayoutPlan;
 import dev.tegula.vector.bench.RelayoutCases;
@@ -29,7 +32,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * same fork. Arrays are 64–256 MiB so nothing fits in cache. {@code relayout} and {@code copy} run
  * on one thread; {@code relayout2} and {@code copy2} on two (the copy split in two halves).
  * Report ({@link Report}): bytes/s = {@link RelayoutCases.Case#bytes} / time; ratio = copy time / relayout time.
- * Buffers are allocated with 4 KiB pages (the JVM's default; no huge-page request).
+ *
+ * <p>{@code pages}: {@code huge} allocates every buffer, the copy baseline's included, through
+ * {@link HostMemory} with huge pages (2 MiB-aligned, {@code madvise(MADV_HUGEPAGE)}: the default for
+ * Tegula's arrays on Linux); {@code 4k} through the same call with {@code -Dtegula.hugePages=false}
+ * in effect (the JVM's own allocation, 4 KiB pages where THP is in {@code madvise} mode). The setup
+ * prints the {@code AnonHugePages} of each buffer so the log says which pages a run had.
+ * {@code -p relayoutCase=NAME} on JMH's command line takes a case by its name alone.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -55,8 +64,22 @@ public class RelayoutBench {
         RelayoutCases.BF16_FROM_T8X128_2X1,
         RelayoutCases.S4_PACK_E4,
         RelayoutCases.S4_UNPACK_E4,
+        RelayoutCases.F32_TO_BF16_T,
+        RelayoutCases.F32_TO_BF16_T8X128_2X1,
     })
     public String relayoutCase;
+
+    /** {@code huge}: buffers on transparent huge pages; {@code 4k}: without the huge-page request. */
+    @Param({"huge", "4k"})
+    public String pages;
+
+    /**
+     * {@code true}: before measuring, the fork runs many other relayouts (small shapes of every
+     * family, several element types, strided views, conversions) so that the engine's call sites
+     * have the polluted profiles of a process that has run many relayouts; {@code false}: a fresh fork.
+     */
+    @Param({"false", "true"})
+    public boolean used;
 
     private Arena arena;
     private MemorySegment src;
@@ -69,16 +92,17 @@ public class RelayoutBench {
 
     @Setup(Level.Trial)
     public void setUp() {
-        RelayoutCases.Case c = RelayoutCases.parse(relayoutCase);
+        RelayoutCases.Case c = RelayoutCases.parse(resolve(relayoutCase));
         ArrayShape from = c.from();
         ArrayShape to = c.to();
         plan = Relayout.plan(from, to);
         arena = Arena.ofShared();
-        src = arena.allocate(from.bufferSize(), 4096);
-        dst = arena.allocate(to.bufferSize(), 4096);
+        System.setProperty(HostMemory.PROPERTY, String.valueOf(pages.equals("huge")));
+        src = HostMemory.allocate(arena, from.bufferSize(), 4096);
+        dst = HostMemory.allocate(arena, to.bufferSize(), 4096);
         bytes = c.bytes();
-        srcCopy = arena.allocate(bytes, 4096);
-        copyDst = arena.allocate(bytes, 4096);
+        srcCopy = HostMemory.allocate(arena, bytes, 4096);
+        copyDst = HostMemory.allocate(arena, bytes, 4096);
         srcCopy.fill((byte) 3);
         for (long i = 0; i < src.byteSize(); i += 8) {
             src.set(ValueLayout.JAVA_LONG_UNALIGNED, i, i * 0x9E3779B97F4A7C15L);
@@ -86,7 +110,69 @@ public class RelayoutBench {
         dst.fill((byte) 1);
         copyDst.fill((byte) 1);
         pool = Executors.newFixedThreadPool(2);
+        if (used) {
+            System.out.println("# used JVM: " + pollute() + " relayouts of other cases first");
+        }
         System.out.println("# plan: " + plan);
+        System.out.println("# pages: " + pages + ", AnonHugePages MiB of src/dst/copy src/copy dst: "
+                + hugeMiB(src) + "/" + hugeMiB(dst) + "/" + hugeMiB(srcCopy) + "/" + hugeMiB(copyDst)
+                + " (of " + (src.byteSize() >> 20) + "/" + (dst.byteSize() >> 20) + "/" + (bytes >> 20) + "/"
+                + (bytes >> 20) + ")");
+    }
+
+    /** Small relayouts of other families, types and views, repeated until C2 has compiled them. */
+    static long pollute() {
+        String[][] pairs = {
+            {"f32[64,96]{1,0}", "{0,1}"}, {"bf16[64,256]{1,0}", "{0,1}"}, {"bf16[64,256]{1,0}", "{1,0:T(8,128)(2,1)}"},
+            {"bf16[64,256]{1,0:T(8,128)}", "{1,0}"}, {"s4[64,256]{1,0}", "{1,0:E(4)}"}, {"s4[64,256]{1,0:E(4)}", "{1,0}"},
+            {"f32[8,16,40]{2,1,0}", "{0,1,2}"}, {"f32[8,16,40]{2,1,0}", "{1,2,0}"}, {"f32[8,16,40]{2,1,0}", "{2,0,1}"},
+            {"f32[8,8,8,40]{3,2,1,0}", "{1,3,2,0}"}, {"f32[8,8,8,40]{3,2,1,0}", "{0,1,2,3}"},
+            {"f64[32,48]{1,0}", "{0,1}"}, {"s8[64,256]{1,0}", "{0,1}"}, {"u8[16,256]{1,0}", "{1,0:T(8,128)(4,1)}"},
+            {"f16[33,65]{0,1}", "{1,0:T(2,2)}"}, {"f32[40,300]{1,0}", "bf16{0,1}"}, {"f32[40,300]{1,0}", "bf16{1,0}"},
+            {"s32[50,70]{1,0}", "f32{1,0}"}, {"c64[16,16]{1,0}", "{0,1}"}, {"pred[64,64]{1,0}", "{0,1}"},
+        };
+        long n = 0;
+        for (int round = 0; round < 200; round++) {
+            try (Arena a = Arena.ofConfined()) {
+                for (String[] p : pairs) {
+                    RelayoutCases.Case k = RelayoutCases.parse("x|" + p[0] + "|" + p[1]);
+                    Array src = Array.allocate(a, k.from());
+                    Array dst = Array.allocate(a, k.to());
+                    Relayout.copy(src, dst);
+                    n++;
+                    if (src.shape().rank() == 2 && !src.shape().layout().isTiled() && src.slotStrides() != null) {
+                        // strided views: every other row, and a transposed view
+                        Array rows = src.slice(0, 0, src.shape().dimension(0), 2);
+                        Relayout.to(rows, Layout.of(0, 1), a);
+                        Relayout.to(src.permute(1, 0), Layout.of(1, 0), a);
+                        n += 2;
+                    }
+                }
+            }
+        }
+        return n;
+    }
+
+    /** MiB of huge pages under the mapping of a buffer (-1: unknown); a mapping may hold more than the buffer. */
+    static long hugeMiB(MemorySegment s) {
+        long b = HostMemory.anonHugePageBytes(s);
+        return b < 0 ? -1 : b >> 20;
+    }
+
+    /**
+     * {@return the full case string for a case name} ({@code -p relayoutCase=f32_3d_210} on JMH's
+     * command line, where the commas of a layout would split the parameter), or the argument itself.
+     */
+    static String resolve(String relayoutCase) {
+        if (relayoutCase.contains("|")) {
+            return relayoutCase;
+        }
+        for (String c : RelayoutCases.SPECS) {
+            if (c.startsWith(relayoutCase + "|")) {
+                return c;
+            }
+        }
+        throw new IllegalArgumentException("relayoutCase: no case named " + relayoutCase);
     }
 
     @TearDown(Level.Trial)

@@ -1,6 +1,7 @@
 package dev.tegula.jmh;
 
 import dev.tegula.core.ArrayShape;
+import dev.tegula.ffm.HostMemory;
 import dev.tegula.vector.bench.RelayoutCases;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,7 +25,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * the median time of the relayout and of {@code MemorySegment.copy} of the same bytes in the same
  * fork, as GB/s, and their ratio; on one thread and on two.
  *
- * <p>Usage: {@code ./run bench --report [--quick] [--out FILE] [case-substring ...]}.
+ * <p>Usage: {@code ./run bench --report [--quick] [--fresh-only] [--pages huge,4k] [--out FILE] [case-substring ...]}.
+ * Prints one table per page mode: one and two threads, each as GB/s, the copy's GB/s, the ratio in
+ * a fresh fork and the ratio in a used one ({@code used=true}: other relayouts ran first).
  */
 public final class Report {
     private Report() {
@@ -32,52 +35,58 @@ public final class Report {
 
     public static void main(String[] args) throws RunnerException, IOException {
         boolean quick = false;
+        boolean withUsed = true;
+        List<String> pagesModes = List.of("huge", "4k");
         Path out = null;
         List<String> only = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
+                case "--fresh-only" -> withUsed = false;
+                case "--pages" -> pagesModes = List.of(args[++i].split(","));
                 case "--out" -> out = Path.of(args[++i]);
                 default -> only.add(args[i]);
             }
         }
-        ChainedOptionsBuilder b = new OptionsBuilder()
-                .include(RelayoutBench.class.getName() + "\\.(relayout|copy)2?$")
-                .forks(1)
-                .warmupIterations(quick ? 1 : 2).warmupTime(TimeValue.seconds(1))
-                .measurementIterations(quick ? 3 : 5).measurementTime(TimeValue.seconds(1))
-                .timeUnit(TimeUnit.MILLISECONDS)
-                .shouldFailOnError(true);
         List<String> cases = new ArrayList<>();
         for (String c : RelayoutCases.SPECS) {
             if (only.isEmpty() || only.stream().anyMatch(c::contains)) {
                 cases.add(c);
             }
         }
-        b.param("relayoutCase", cases.toArray(new String[0]));
-        Collection<RunResult> results = new Runner(b.build()).run();
-
-        Map<String, Map<String, Double>> medians = new LinkedHashMap<>();
-        for (String c : cases) {
-            medians.put(c, new LinkedHashMap<>());
-        }
-        for (RunResult r : results) {
-            String c = r.getParams().getParam("relayoutCase");
-            String bench = r.getParams().getBenchmark().replaceAll(".*\\.", "");
-            medians.get(c).put(bench, r.getPrimaryResult().getStatistics().getPercentile(50));
+        // fresh forks: relayout and copy on one and two threads; used forks: the relayouts only, against
+        // the copy of the fresh fork (MemorySegment.copy is an intrinsic: a polluted profile does not touch it)
+        Map<String, Double> medians = new LinkedHashMap<>();
+        run(quick, cases, pagesModes, false, "(relayout|copy)2?", medians);
+        if (withUsed) {
+            run(quick, cases, pagesModes, true, "relayout2?", medians);
         }
         StringBuilder sb = new StringBuilder();
-        sb.append("| case | relayout | bytes | 1 thread GB/s | copy GB/s | ratio | 2 threads GB/s | copy GB/s | ratio |\n");
-        sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (String c : cases) {
-            RelayoutCases.Case k = RelayoutCases.parse(c);
-            ArrayShape[] s = {k.from(), k.to()};
-            long bytes = k.bytes();
-            Map<String, Double> m = medians.get(c);
-            sb.append(String.format(Locale.ROOT, "| %s | `%s` → `%s` | %d MiB | %s | %s | %s | %s | %s | %s |%n",
-                    c.split("\\|")[0], s[0], s[1].layout(), bytes >> 20,
-                    gbs(bytes, m.get("relayout")), gbs(bytes, m.get("copy")), ratio(m.get("copy"), m.get("relayout")),
-                    gbs(bytes, m.get("relayout2")), gbs(bytes, m.get("copy2")), ratio(m.get("copy2"), m.get("relayout2"))));
+        sb.append(String.format(Locale.ROOT, "CPU: %s, %d cores; JDK %s; preferred vectors %d bits; huge pages %s%n%n",
+                cpuName(), Runtime.getRuntime().availableProcessors(), Runtime.version(),
+                jdk.incubator.vector.IntVector.SPECIES_PREFERRED.vectorBitSize(), hugePagesWork()));
+        for (String pages : pagesModes) {
+            sb.append(String.format(Locale.ROOT, "pages: %s (GB/s of the case's bytes; ratio = copy time / relayout time,"
+                    + " medians; used = after other relayouts in the same fork)%n%n", pages));
+            sb.append("| case | relayout | bytes | 1T GB/s | copy GB/s | ratio | used | 2T GB/s | copy GB/s | ratio | used |\n");
+            sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            for (String c : cases) {
+                RelayoutCases.Case k = RelayoutCases.parse(c);
+                ArrayShape[] s = {k.from(), k.to()};
+                long bytes = k.bytes();
+                Double r1 = medians.get(key(c, pages, false, "relayout"));
+                Double c1 = medians.get(key(c, pages, false, "copy"));
+                Double u1 = medians.get(key(c, pages, true, "relayout"));
+                Double r2 = medians.get(key(c, pages, false, "relayout2"));
+                Double c2 = medians.get(key(c, pages, false, "copy2"));
+                Double u2 = medians.get(key(c, pages, true, "relayout2"));
+                String target = s[0].elementType() == s[1].elementType() ? "`" + s[1].layout() + "`" : "`" + s[1] + "`";
+                sb.append(String.format(Locale.ROOT, "| %s | `%s` → %s | %d MiB | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                        c.split("\\|")[0], s[0], target, bytes >> 20,
+                        gbs(bytes, r1), gbs(bytes, c1), ratio(c1, r1), ratio(c1, u1),
+                        gbs(bytes, r2), gbs(bytes, c2), ratio(c2, r2), ratio(c2, u2)));
+            }
+            sb.append("\n");
         }
         System.out.print(sb);
         if (out != null) {
@@ -91,6 +100,56 @@ public final class Report {
             } finally {
                 Files.deleteIfExists(tmp);
             }
+        }
+    }
+
+    private static String key(String c, String pages, boolean used, String bench) {
+        return c + "/" + pages + "/" + used + "/" + bench;
+    }
+
+    private static void run(boolean quick, List<String> cases, List<String> pages, boolean used, String benches,
+                            Map<String, Double> medians) throws RunnerException {
+        ChainedOptionsBuilder b = new OptionsBuilder()
+                .include(RelayoutBench.class.getName() + "\\." + benches + "$")
+                .forks(1)
+                .warmupIterations(1).warmupTime(TimeValue.milliseconds(quick ? 500 : 1000))
+                .measurementIterations(quick ? 3 : 4).measurementTime(TimeValue.milliseconds(500))
+                .timeUnit(TimeUnit.MILLISECONDS)
+                .shouldFailOnError(true)
+                .param("relayoutCase", cases.toArray(new String[0]))
+                .param("pages", pages.toArray(new String[0]))
+                .param("used", String.valueOf(used));
+        Collection<RunResult> results = new Runner(b.build()).run();
+        for (RunResult r : results) {
+            String c = r.getParams().getParam("relayoutCase");
+            String p = r.getParams().getParam("pages");
+            String bench = r.getParams().getBenchmark().replaceAll(".*\\.", "");
+            medians.put(key(c, p, used, bench), r.getPrimaryResult().getStatistics().getPercentile(50));
+        }
+    }
+
+    /** {@return the CPU's model name from /proc/cpuinfo, or os.arch} */
+    private static String cpuName() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                if (line.startsWith("model name")) {
+                    return line.substring(line.indexOf(':') + 1).trim();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // fall through
+        }
+        return System.getProperty("os.arch");
+    }
+
+    /** {@return whether a huge-page allocation in this process got huge pages} */
+    private static String hugePagesWork() {
+        try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
+            java.lang.foreign.MemorySegment s = HostMemory.allocate(a, 8L << 20, 64);
+            s.fill((byte) 1);
+            long huge = HostMemory.anonHugePageBytes(s);
+            return huge > 0 ? "available (" + (huge >> 20) + " MiB of an 8 MiB test buffer)"
+                    : huge == 0 ? "not granted (4 KiB pages only)" : "unknown";
         }
     }
 

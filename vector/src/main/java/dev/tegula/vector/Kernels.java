@@ -252,6 +252,10 @@ final class Kernels {
         }
         long i0 = 0;
         long j0 = 0;
+        if (TransposeKernels.applies(b, nI, nJ) && !VIA_SCRATCH) {
+            TransposeKernels.transpose(src, so, dst, dO, b, nI, tI, nJ, sJ);
+            return;
+        }
         if (VECTOR && (b == 4 || b == 2) && nI >= 8 && nJ >= 8) {
             transposeViaScratch(src, so, dst, dO, b, nI, tI, nJ, sJ);
             return;
@@ -275,6 +279,8 @@ final class Kernels {
      * along the source rows (J_OUTER) so a band of rows is read sequentially. The system properties
      * of {@link Tuning} exist for that tuning study only.
      */
+    /** The scratch-block transpose of the previous round instead of {@link TransposeKernels} (for comparison only). */
+    private static final boolean VIA_SCRATCH = Boolean.getBoolean(Tuning.TRANSPOSE_VIA_SCRATCH);
     private static final int SCRATCH_BYTES = Integer.getInteger(Tuning.SCRATCH_BYTES, Tuning.SCRATCH_BYTES_DEFAULT);
     private static final boolean J_OUTER = !"false".equals(System.getProperty(Tuning.SWEEP_SOURCE_ROWS));
     private static final int READ_BYTES = Integer.getInteger(Tuning.READ_BYTES, Tuning.READ_BYTES_DEFAULT);
@@ -333,7 +339,7 @@ final class Kernels {
         }
     }
 
-    private static void block8x8Int(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow) {
+    static void block8x8Int(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow) {
         IntVector v0 = IntVector.fromMemorySegment(I8, src, sb, NATIVE);
         IntVector v1 = IntVector.fromMemorySegment(I8, src, sb + 1 * sRow, NATIVE);
         IntVector v2 = IntVector.fromMemorySegment(I8, src, sb + 2 * sRow, NATIVE);
@@ -376,7 +382,7 @@ final class Kernels {
         x27.intoMemorySegment(dst, db + 7 * dRow, NATIVE);
     }
 
-    private static void block8x8Short(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow) {
+    static void block8x8Short(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow) {
         ShortVector v0 = ShortVector.fromMemorySegment(S8, src, sb, NATIVE);
         ShortVector v1 = ShortVector.fromMemorySegment(S8, src, sb + 1 * sRow, NATIVE);
         ShortVector v2 = ShortVector.fromMemorySegment(S8, src, sb + 2 * sRow, NATIVE);

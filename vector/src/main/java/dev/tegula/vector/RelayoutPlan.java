@@ -100,6 +100,7 @@ public final class RelayoutPlan {
             case RelayoutStrategy.Pack4 p -> p.pack() ? "pack to E(4)" : "unpack from E(4)";
             case RelayoutStrategy.ElementWalk w -> "general element walk";
             case RelayoutStrategy.LoopNests n -> DigitPlanner.describe(n.nests());
+            case RelayoutStrategy.ConvertNests n -> "f32 -> bf16 " + DigitPlanner.describe(n.nests());
         };
     }
 
@@ -135,7 +136,8 @@ public final class RelayoutPlan {
         switch (strategy) {
             case RelayoutStrategy.Pack4 p -> runPack(p.pack(), src, dst, executor, parallelism);
             case RelayoutStrategy.ElementWalk w -> walkElements(src, Addressing.of(from)::slot, dst, Addressing.of(to)::slot);
-            case RelayoutStrategy.LoopNests n -> runNests(n.nests(), src, dst, executor, parallelism);
+            case RelayoutStrategy.LoopNests n -> runNests(n.nests(), false, src, dst, executor, parallelism);
+            case RelayoutStrategy.ConvertNests n -> runNests(n.nests(), true, src, dst, executor, parallelism);
         }
     }
 
@@ -192,20 +194,22 @@ public final class RelayoutPlan {
             }
         }
         switch (strategy) {
-            case RelayoutStrategy.LoopNests n -> runNests(n.nests(), src.segment(), d, executor, parallelism);
+            case RelayoutStrategy.LoopNests n -> runNests(n.nests(), false, src.segment(), d, executor, parallelism);
+            case RelayoutStrategy.ConvertNests n -> runNests(n.nests(), true, src.segment(), d, executor, parallelism);
             case RelayoutStrategy.ElementWalk w -> walkElements(src.segment(), src::slot, d, dst::slot);
             case RelayoutStrategy.Pack4 p -> throw new IllegalStateException("a plan for views never packs");
         }
     }
 
-    private void runNests(List<LoopNest> nests, MemorySegment src, MemorySegment dst, ExecutorService executor,
-                          int parallelism) {
+    /** Runs loop nests, {@code convert}: from f32 to bf16 ({@link ConvertKernels}), else same type ({@link Kernels}). */
+    private void runNests(List<LoopNest> nests, boolean convert, MemorySegment src, MemorySegment dst,
+                          ExecutorService executor, int parallelism) {
         boolean parallel = executor != null && parallelism > 1 && Tasks.sharable(src) && Tasks.sharable(dst);
         for (LoopNest nest : nests) {
-            long extent = Kernels.splitExtent(nest);
+            long extent = convert ? ConvertKernels.splitExtent(nest) : Kernels.splitExtent(nest);
             long bytes = nest.elements() * elementBytes;
             if (!parallel || bytes < Tasks.MIN_PARALLEL_BYTES || extent < 2) {
-                Kernels.run(nest, src, dst, elementBytes, 0, Long.MAX_VALUE);
+                runPart(nest, convert, src, dst, 0, Long.MAX_VALUE);
                 continue;
             }
             int tasks = (int) Math.min(parallelism, extent);
@@ -213,9 +217,17 @@ public final class RelayoutPlan {
             for (int k = 0; k < tasks; k++) {
                 long lo = extent * k / tasks;
                 long hi = extent * (k + 1) / tasks;
-                futures.add(executor.submit(() -> Kernels.run(nest, src, dst, elementBytes, lo, hi)));
+                futures.add(executor.submit(() -> runPart(nest, convert, src, dst, lo, hi)));
             }
             Tasks.await(futures);
+        }
+    }
+
+    private void runPart(LoopNest nest, boolean convert, MemorySegment src, MemorySegment dst, long lo, long hi) {
+        if (convert) {
+            ConvertKernels.run(nest, src, dst, lo, hi);
+        } else {
+            Kernels.run(nest, src, dst, elementBytes, lo, hi);
         }
     }
 

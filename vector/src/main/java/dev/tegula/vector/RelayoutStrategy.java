@@ -1,6 +1,7 @@
 package dev.tegula.vector;
 
 import dev.tegula.core.ArrayShape;
+import dev.tegula.core.ElementType;
 import java.util.List;
 
 /**
@@ -11,6 +12,16 @@ sealed interface RelayoutStrategy {
     /** Strided loop nests over a common digit space, each run by {@link Kernels}: same type and storage. */
     record LoopNests(List<LoopNest> nests) implements RelayoutStrategy {
         public LoopNests {
+            nests = List.copyOf(nests);
+        }
+    }
+
+    /**
+     * Strided loop nests as for {@link LoopNests}, from f32 to bf16, converting in the same pass:
+     * run by {@link ConvertKernels}.
+     */
+    record ConvertNests(List<LoopNest> nests) implements RelayoutStrategy {
+        public ConvertNests {
             nests = List.copyOf(nests);
         }
     }
@@ -53,6 +64,13 @@ sealed interface RelayoutStrategy {
             List<LoopNest> nests = DigitPlanner.plan(srcTerms, dstTerms);
             if (nests != null) {
                 return new LoopNests(nests);
+            }
+        }
+        if (from.elementType() == ElementType.F32 && to.elementType() == ElementType.BF16 && fb == 32 && tb == 16
+                && srcTerms != null && dstTerms != null) {
+            List<LoopNest> nests = DigitPlanner.plan(srcTerms, dstTerms);
+            if (nests != null) {
+                return new ConvertNests(nests);
             }
         }
         return new ElementWalk();

@@ -37,4 +37,35 @@ final class Tuning {
      * source rows. Default {@code true} (a band of source rows is read sequentially).
      */
     static final String SWEEP_SOURCE_ROWS = "tegula.relayout.sweepSourceRows";
+
+    /**
+     * {@value}: {@code true} uses 8x8 transpose tiles even where 512-bit vectors would allow 16x16
+     * ({@link TransposeKernels}). Default {@code false}.
+     */
+    static final String TRANSPOSE_TILE8 = "tegula.relayout.transposeTile8";
+
+    /**
+     * {@value}: elements of each source row that one block of {@link TransposeKernels} covers (the
+     * destination rows of a block). Default {@value #TRANSPOSE_BLOCK_DEFAULT}.
+     */
+    static final String TRANSPOSE_BLOCK_I = "tegula.relayout.transposeBlockI";
+
+    /**
+     * {@value}: source rows that one block of {@link TransposeKernels} covers (the elements of each
+     * destination row). Default {@value #TRANSPOSE_BLOCK_DEFAULT}.
+     */
+    static final String TRANSPOSE_BLOCK_J = "tegula.relayout.transposeBlockJ";
+    static final int TRANSPOSE_BLOCK_DEFAULT = 128;
+
+    /**
+     * {@value}: bytes of the per-thread band buffer of {@link TransposeKernels}' band route (bands of
+     * whole destination rows transposed into the buffer, then one bulk copy each). Default 0: off.
+     */
+    static final String TRANSPOSE_BAND_BYTES = "tegula.relayout.transposeBandBytes";
+
+    /**
+     * {@value}: {@code true} runs the previous scratch-block transpose of {@link Kernels} instead of
+     * {@link TransposeKernels}, for comparisons. Default {@code false}.
+     */
+    static final String TRANSPOSE_VIA_SCRATCH = "tegula.relayout.transposeViaScratch";
 }

@@ -29,11 +29,14 @@ public final class RelayoutCases {
             "bf16_from_T8x128_2x1|bf16[8192,8192]{1,0:T(8,128)(2,1)}|{1,0}";
     public static final String S4_PACK_E4 = "s4_pack_E4|s4[16384,8192]{1,0}|{1,0:E(4)}";
     public static final String S4_UNPACK_E4 = "s4_unpack_E4|s4[16384,8192]{1,0:E(4)}|{1,0}";
+    /** Conversion in the same pass: the destination part starts with its element type. */
+    public static final String F32_TO_BF16_T = "f32_to_bf16_T|f32[8192,8192]{1,0}|bf16{0,1}";
+    public static final String F32_TO_BF16_T8X128_2X1 = "f32_to_bf16_T8x128_2x1|f32[8192,8192]{1,0}|bf16{1,0:T(8,128)(2,1)}";
 
     /** Every case, in report order. */
     public static final List<String> SPECS = List.of(F32_8192X8192_T, BF16_8192X8192_T, F32_3D_210, F32_3D_102,
             F32_3D_021, F32_4D_3210, F32_4D_0231, BF16_TO_T8X128, BF16_FROM_T8X128, BF16_TO_T8X128_2X1,
-            BF16_FROM_T8X128_2X1, S4_PACK_E4, S4_UNPACK_E4);
+            BF16_FROM_T8X128_2X1, S4_PACK_E4, S4_UNPACK_E4, F32_TO_BF16_T, F32_TO_BF16_T8X128_2X1);
 
     private RelayoutCases() {
     }
@@ -48,7 +51,7 @@ public final class RelayoutCases {
     public record Case(String name, ArrayShape from, ArrayShape to) {
         /**
          * {@return the bytes of the case, the measure of both the relayout and the copy: the larger of
-         * the two buffers (for packing, the one-byte-per-element form)}
+         * the two buffers (for packing, the one-byte-per-element form; for f32 to bf16, the f32 side)}
          */
         public long bytes() {
             return largestBuffer();
@@ -62,7 +65,8 @@ public final class RelayoutCases {
         /** {@return {@code from -> to} with the destination's layout only, e.g. {@code f32[8192,8192]{1,0} -> {0,1}}} */
         public String description() {
             String t = to.toString();
-            return from + " -> " + t.substring(t.indexOf('{') < 0 ? t.length() : t.indexOf('{'));
+            String type = from.elementType() == to.elementType() ? "" : t.substring(0, t.indexOf('['));
+            return from + " -> " + type + t.substring(t.indexOf('{') < 0 ? t.length() : t.indexOf('{'));
         }
     }
 
@@ -76,7 +80,8 @@ public final class RelayoutCases {
     }
 
     /**
-     * {@return the case of a {@code name|from|layout} string}
+     * {@return the case of a {@code name|from|layout} string} The layout part may start with an
+     * element type ({@code bf16{0,1}}): a relayout that converts.
      *
      * @throws IllegalArgumentException if the string has not three parts or a shape does not parse
      */
@@ -86,8 +91,11 @@ public final class RelayoutCases {
             throw new IllegalArgumentException("spec: expected name|shape|layout, got " + spec);
         }
         ArrayShape from = (ArrayShape) Shape.parse(parts[1]);
-        ArrayShape to = (ArrayShape) Shape.parse(from.toStringWithoutLayout() + parts[2]);
-        return new Case(parts[0], from, to);
+        String dims = from.toStringWithoutLayout();
+        int brace = parts[2].indexOf('{');
+        String to = brace == 0 ? dims + parts[2]
+                : parts[2].substring(0, brace) + dims.substring(dims.indexOf('[')) + parts[2].substring(brace);
+        return new Case(parts[0], from, (ArrayShape) Shape.parse(to));
     }
 
     /**

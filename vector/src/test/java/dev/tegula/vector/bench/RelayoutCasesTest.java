@@ -33,7 +33,7 @@ class RelayoutCasesTest {
 
     @Test
     void everyCaseParsesToTwoShapesOfTheSameDimensions() {
-        assertEquals(13, RelayoutCases.all().size());
+        assertEquals(15, RelayoutCases.all().size());
         for (RelayoutCases.Case c : RelayoutCases.all()) {
             assertTrue(java.util.Arrays.equals(c.from().dimensions(), c.to().dimensions()), c.toString());
             assertTrue(c.bytes() >= 64L << 20, c.toString());

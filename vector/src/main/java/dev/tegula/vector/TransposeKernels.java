@@ -1,0 +1,496 @@
+package dev.tegula.vector;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.ShortVector;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The blocked transpose of the relayout engine for 2- and 4-byte elements:
+ * {@code dst[dO + i·tI + j] = src[so + i + j·sJ]} (loop I contiguous in the source, loop J in the
+ * destination).
+ *
+ * <p>Two levels of blocking. The outer level cuts the problem into blocks of {@link #BLOCK_J}
+ * source rows by {@link #BLOCK_I} elements of each row, walked source-row strips first (all blocks
+ * of a band of source rows, then the next band), so the block's source rows and destination lines
+ * stay in L2 and in the TLB. The inner level walks a block strip by strip ({@code T} source rows at
+ * a time, across the block) in square tiles of {@code T×T} elements transposed in registers: 16×16
+ * with 512-bit vectors (AVX-512: 16 int lanes, the 16 shorts of a 256-bit vector), 8×8 otherwise.
+ * A 16×16 tile is four rounds of two-source permutes ({@code selectFrom} of two vectors, one
+ * {@code vpermt2d}/{@code vpermt2w} each on AVX-512); each round swaps one bit of the row index
+ * with the same bit of the lane index. Tiles are stored straight into the destination, and a step
+ * along a strip covers {@code max(T, 64 / b)} destination elements, so that each destination row
+ * of a step is written as whole 64-byte lines (two 16×16 tiles side by side for 2-byte elements).
+ * Remainders (rows and columns beyond the last whole tile) go element by element.
+ *
+ * <p>Stateless and thread-safe; threads share work by calling it on disjoint ranges of J.
+ */
+final class TransposeKernels {
+    private TransposeKernels() {
+    }
+
+    private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
+    private static final VectorSpecies<Integer> I16 = IntVector.SPECIES_512;
+    private static final VectorSpecies<Short> S16 = ShortVector.SPECIES_256;
+
+    /** The tile edge: 16 where 512-bit vectors are native, else 8; 0 when the Vector API paths are off. */
+    static final int TILE = !Kernels.VECTOR ? 0 : IntVector.SPECIES_PREFERRED.length() >= 16
+            && !Boolean.getBoolean(Tuning.TRANSPOSE_TILE8) ? 16 : 8;
+    /**
+     * Elements of each source row a block covers (destination rows per block) and source rows per
+     * block (elements of each destination row), measured on AMD Zen 4 (docs/benchmarks.md). The
+     * system properties exist for that tuning study only.
+     */
+    static final int BLOCK_I = Integer.getInteger(Tuning.TRANSPOSE_BLOCK_I, Tuning.TRANSPOSE_BLOCK_DEFAULT);
+    static final int BLOCK_J = Integer.getInteger(Tuning.TRANSPOSE_BLOCK_J, Tuning.TRANSPOSE_BLOCK_DEFAULT);
+
+    /** The per-thread buffer a 16x16 tile's rows pass through between permute rounds (1 KiB, in L1). */
+    static final ThreadLocal<MemorySegment> TILE_BUFFER = ThreadLocal.withInitial(
+            () -> java.lang.foreign.Arena.ofAuto().allocate(1024, 64));
+
+    private static final IntVector IDX_IA1 = intIndex(1, true);
+    private static final IntVector IDX_IB1 = intIndex(1, false);
+    private static final IntVector IDX_IA2 = intIndex(2, true);
+    private static final IntVector IDX_IB2 = intIndex(2, false);
+    private static final IntVector IDX_IA4 = intIndex(4, true);
+    private static final IntVector IDX_IB4 = intIndex(4, false);
+    private static final IntVector IDX_IA8 = intIndex(8, true);
+    private static final IntVector IDX_IB8 = intIndex(8, false);
+    private static final ShortVector IDX_SA1 = shortIndex(1, true);
+    private static final ShortVector IDX_SB1 = shortIndex(1, false);
+    private static final ShortVector IDX_SA2 = shortIndex(2, true);
+    private static final ShortVector IDX_SB2 = shortIndex(2, false);
+    private static final ShortVector IDX_SA4 = shortIndex(4, true);
+    private static final ShortVector IDX_SB4 = shortIndex(4, false);
+    private static final ShortVector IDX_SA8 = shortIndex(8, true);
+    private static final ShortVector IDX_SB8 = shortIndex(8, false);
+
+    /**
+     * The lane indexes of one round for the pair of rows (a, b = a + d): into the concatenation
+     * {@code a ++ b} (16 lanes each), lane c of a' takes a[c] where bit d of c is clear and b[c - d]
+     * where it is set; lane c of b' takes a[c + d] where clear and b[c] where set.
+     */
+    static int[] roundIndex(int d, boolean first) {
+        int[] x = new int[16];
+        for (int c = 0; c < 16; c++) {
+            boolean set = (c & d) != 0;
+            x[c] = first ? (set ? 16 + c - d : c) : (set ? 16 + c : c + d);
+        }
+        return x;
+    }
+
+    private static IntVector intIndex(int d, boolean first) {
+        return IntVector.fromArray(I16, roundIndex(d, first), 0);
+    }
+
+    private static ShortVector shortIndex(int d, boolean first) {
+        int[] x = roundIndex(d, first);
+        short[] s = new short[16];
+        for (int c = 0; c < 16; c++) {
+            s[c] = (short) x[c];
+        }
+        return ShortVector.fromArray(S16, s, 0);
+    }
+
+    /** {@return true if this kernel takes a transpose of {@code b}-byte elements with these extents} */
+    static boolean applies(int b, long nI, long nJ) {
+        return TILE > 0 && (b == 4 || b == 2) && nI >= TILE && nJ >= Math.max(TILE, 64 / b);
+    }
+
+    /**
+     * Bytes of the per-thread band scratch of {@link #banded} (0, the default: off). Measured on Zen 4
+     * with 4 MiB bands (large enough for MemorySegment.copy's streaming stores): no faster than
+     * {@link #direct} (docs/benchmarks.md), so it stays as an option for that comparison.
+     */
+    static final long BAND_BYTES = Long.getLong(Tuning.TRANSPOSE_BAND_BYTES, 0);
+    private static final ThreadLocal<MemorySegment> BAND = ThreadLocal.withInitial(
+            () -> dev.tegula.ffm.HostMemory.allocate(java.lang.foreign.Arena.ofAuto(), BAND_BYTES, 64));
+
+    /** dst[dO + i·tI + j] = src[so + i + j·sJ] for i < nI, j < nJ, element units; see the class documentation. */
+    static void transpose(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
+                          long sJ) {
+        long bandRows = BAND_BYTES <= 0 ? 0 : BAND_BYTES / (nJ * b) / TILE * TILE;
+        if (tI == nJ && bandRows >= TILE) {
+            banded(src, so, dst, dO, b, nI, nJ, sJ, Math.min(bandRows, nI - nI % TILE));
+            return;
+        }
+        direct(src, so, dst, dO, b, nI, tI, nJ, sJ);
+    }
+
+    /**
+     * A transpose whose destination rows are dense ({@code tI == nJ}): bands of whole destination
+     * rows are transposed into a cache-resident scratch band, which goes to the destination in one
+     * bulk copy (large enough for the JDK's streaming stores, which do not read the destination first).
+     */
+    static void banded(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long nJ,
+                               long sJ, long bandRows) {
+        MemorySegment band = BAND.get();
+        long fullI = nI - nI % TILE;
+        for (long i0 = 0; i0 < fullI; i0 += bandRows) {
+            long r = Math.min(bandRows, fullI - i0);
+            direct(src, so + i0, band, 0, b, r, nJ, nJ, sJ);
+            MemorySegment.copy(band, 0, dst, (dO + i0 * nJ) * b, r * nJ * b);
+        }
+        for (long j = 0; j < nJ; j++) {
+            Kernels.stridedLine(src, so + fullI + j * sJ, 1, dst, dO + fullI * nJ + j, nJ, nI - fullI, b);
+        }
+    }
+
+    /** The transpose with tiles stored straight into the destination. */
+    static void direct(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
+                       long sJ) {
+        direct(src, so, dst, dO, b, nI, tI, nJ, sJ, BLOCK_I, BLOCK_J);
+    }
+
+    /** {@link #direct} with blocks of {@code blockI} by {@code blockJ} elements (multiples of 32). */
+    static void direct(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
+                       long sJ, long blockI, long blockJ) {
+        int t = TILE;
+        MemorySegment w = TILE_BUFFER.get();
+        int tj = Math.max(t, 64 / b);             // destination elements per step: whole 64-byte lines
+        long fullI = nI - nI % t;
+        long fullJ = nJ - nJ % tj;
+        long sRow = sJ * b;
+        long dRow = tI * b;
+        for (long jb = 0; jb < fullJ; jb += blockJ) {
+            long jEnd = Math.min(fullJ, jb + blockJ);
+            for (long ib = 0; ib < fullI; ib += blockI) {
+                long iEnd = Math.min(fullI, ib + blockI);
+                for (long j = jb; j < jEnd; j += tj) {
+                    long srcStrip = (so + j * sJ) * b;
+                    long dstCol = (dO + j) * b;
+                    for (long i = ib; i < iEnd; i += t) {
+                        long sb = srcStrip + i * b;
+                        long db = dstCol + i * dRow;
+                        step(src, sb, sRow, dst, db, dRow, b, t, tj, w);
+                    }
+                }
+            }
+        }
+        // remainders: columns i >= fullI for every j; rows j >= fullJ for i < fullI
+        for (long j = 0; j < nJ; j++) {
+            Kernels.stridedLine(src, so + fullI + j * sJ, 1, dst, dO + fullI * tI + j, tI, nI - fullI, b);
+        }
+        for (long j = fullJ; j < nJ; j++) {
+            Kernels.stridedLine(src, so + j * sJ, 1, dst, dO + j, tI, fullI, b);
+        }
+    }
+
+    /** One step of a strip: t destination rows by tj destination elements, as tj / t square tiles. */
+    private static void step(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow, int b,
+                             int t, int tj, MemorySegment w) {
+        if (t == 16) {
+            if (b == 4) {
+                tile16Int(src, sb, sRow, dst, db, dRow, w);
+            } else {
+                tile16Short(src, sb, sRow, dst, db, dRow, w);
+                tile16Short(src, sb + 16 * sRow, sRow, dst, db + 32, dRow, w);
+            }
+            return;
+        }
+        for (int k = 0; k < tj; k += 8) {
+            if (b == 4) {
+                Kernels.block8x8Int(src, sb + k * sRow, sRow, dst, db + k * 4L, dRow);
+            } else {
+                Kernels.block8x8Short(src, sb + k * sRow, sRow, dst, db + k * 2L, dRow);
+            }
+        }
+    }
+
+    /**
+     * One 16x16 tile: four rounds of two-source permutes ({@code selectFrom} of two vectors,
+     * {@code vpermt2d}/{@code vpermt2w} on AVX-512), each swapping one bit of the row index with
+     * the same bit of the lane index. Two rounds in registers, the rows through the small per-thread
+     * buffer {@code w} (in L1), two more rounds: one method doing all four (64 permutes, 32 vector
+     * registers' worth) was refused by C1 ("out of virtual registers in linear scan") in a JVM that
+     * had run other relayouts first, and then never reached C2 (20x slower); a loop over the rounds
+     * through {@code w} ran at half the speed (docs/benchmarks.md).
+     */
+    static void tile16Int(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow, MemorySegment w) {
+        tile16IntFront(src, sb, sRow, w);
+        tile16IntBack(w, dst, db, dRow);
+    }
+
+    private static void tile16IntFront(MemorySegment src, long sb, long sRow, MemorySegment w) {
+        IntVector a0 = IntVector.fromMemorySegment(I16, src, sb, NATIVE);
+        IntVector a1 = IntVector.fromMemorySegment(I16, src, sb + 1 * sRow, NATIVE);
+        IntVector a2 = IntVector.fromMemorySegment(I16, src, sb + 2 * sRow, NATIVE);
+        IntVector a3 = IntVector.fromMemorySegment(I16, src, sb + 3 * sRow, NATIVE);
+        IntVector a4 = IntVector.fromMemorySegment(I16, src, sb + 4 * sRow, NATIVE);
+        IntVector a5 = IntVector.fromMemorySegment(I16, src, sb + 5 * sRow, NATIVE);
+        IntVector a6 = IntVector.fromMemorySegment(I16, src, sb + 6 * sRow, NATIVE);
+        IntVector a7 = IntVector.fromMemorySegment(I16, src, sb + 7 * sRow, NATIVE);
+        IntVector a8 = IntVector.fromMemorySegment(I16, src, sb + 8 * sRow, NATIVE);
+        IntVector a9 = IntVector.fromMemorySegment(I16, src, sb + 9 * sRow, NATIVE);
+        IntVector a10 = IntVector.fromMemorySegment(I16, src, sb + 10 * sRow, NATIVE);
+        IntVector a11 = IntVector.fromMemorySegment(I16, src, sb + 11 * sRow, NATIVE);
+        IntVector a12 = IntVector.fromMemorySegment(I16, src, sb + 12 * sRow, NATIVE);
+        IntVector a13 = IntVector.fromMemorySegment(I16, src, sb + 13 * sRow, NATIVE);
+        IntVector a14 = IntVector.fromMemorySegment(I16, src, sb + 14 * sRow, NATIVE);
+        IntVector a15 = IntVector.fromMemorySegment(I16, src, sb + 15 * sRow, NATIVE);
+        IntVector b0 = IDX_IA1.selectFrom(a0, a1);
+        IntVector b1 = IDX_IB1.selectFrom(a0, a1);
+        IntVector b2 = IDX_IA1.selectFrom(a2, a3);
+        IntVector b3 = IDX_IB1.selectFrom(a2, a3);
+        IntVector b4 = IDX_IA1.selectFrom(a4, a5);
+        IntVector b5 = IDX_IB1.selectFrom(a4, a5);
+        IntVector b6 = IDX_IA1.selectFrom(a6, a7);
+        IntVector b7 = IDX_IB1.selectFrom(a6, a7);
+        IntVector b8 = IDX_IA1.selectFrom(a8, a9);
+        IntVector b9 = IDX_IB1.selectFrom(a8, a9);
+        IntVector b10 = IDX_IA1.selectFrom(a10, a11);
+        IntVector b11 = IDX_IB1.selectFrom(a10, a11);
+        IntVector b12 = IDX_IA1.selectFrom(a12, a13);
+        IntVector b13 = IDX_IB1.selectFrom(a12, a13);
+        IntVector b14 = IDX_IA1.selectFrom(a14, a15);
+        IntVector b15 = IDX_IB1.selectFrom(a14, a15);
+        IntVector c0 = IDX_IA2.selectFrom(b0, b2);
+        IntVector c2 = IDX_IB2.selectFrom(b0, b2);
+        IntVector c1 = IDX_IA2.selectFrom(b1, b3);
+        IntVector c3 = IDX_IB2.selectFrom(b1, b3);
+        IntVector c4 = IDX_IA2.selectFrom(b4, b6);
+        IntVector c6 = IDX_IB2.selectFrom(b4, b6);
+        IntVector c5 = IDX_IA2.selectFrom(b5, b7);
+        IntVector c7 = IDX_IB2.selectFrom(b5, b7);
+        IntVector c8 = IDX_IA2.selectFrom(b8, b10);
+        IntVector c10 = IDX_IB2.selectFrom(b8, b10);
+        IntVector c9 = IDX_IA2.selectFrom(b9, b11);
+        IntVector c11 = IDX_IB2.selectFrom(b9, b11);
+        IntVector c12 = IDX_IA2.selectFrom(b12, b14);
+        IntVector c14 = IDX_IB2.selectFrom(b12, b14);
+        IntVector c13 = IDX_IA2.selectFrom(b13, b15);
+        IntVector c15 = IDX_IB2.selectFrom(b13, b15);
+        c0.intoMemorySegment(w, 0, NATIVE);
+        c1.intoMemorySegment(w, 64, NATIVE);
+        c2.intoMemorySegment(w, 128, NATIVE);
+        c3.intoMemorySegment(w, 192, NATIVE);
+        c4.intoMemorySegment(w, 256, NATIVE);
+        c5.intoMemorySegment(w, 320, NATIVE);
+        c6.intoMemorySegment(w, 384, NATIVE);
+        c7.intoMemorySegment(w, 448, NATIVE);
+        c8.intoMemorySegment(w, 512, NATIVE);
+        c9.intoMemorySegment(w, 576, NATIVE);
+        c10.intoMemorySegment(w, 640, NATIVE);
+        c11.intoMemorySegment(w, 704, NATIVE);
+        c12.intoMemorySegment(w, 768, NATIVE);
+        c13.intoMemorySegment(w, 832, NATIVE);
+        c14.intoMemorySegment(w, 896, NATIVE);
+        c15.intoMemorySegment(w, 960, NATIVE);
+    }
+
+    private static void tile16IntBack(MemorySegment w, MemorySegment dst, long db, long dRow) {
+        IntVector a0 = IntVector.fromMemorySegment(I16, w, 0, NATIVE);
+        IntVector a1 = IntVector.fromMemorySegment(I16, w, 64, NATIVE);
+        IntVector a2 = IntVector.fromMemorySegment(I16, w, 128, NATIVE);
+        IntVector a3 = IntVector.fromMemorySegment(I16, w, 192, NATIVE);
+        IntVector a4 = IntVector.fromMemorySegment(I16, w, 256, NATIVE);
+        IntVector a5 = IntVector.fromMemorySegment(I16, w, 320, NATIVE);
+        IntVector a6 = IntVector.fromMemorySegment(I16, w, 384, NATIVE);
+        IntVector a7 = IntVector.fromMemorySegment(I16, w, 448, NATIVE);
+        IntVector a8 = IntVector.fromMemorySegment(I16, w, 512, NATIVE);
+        IntVector a9 = IntVector.fromMemorySegment(I16, w, 576, NATIVE);
+        IntVector a10 = IntVector.fromMemorySegment(I16, w, 640, NATIVE);
+        IntVector a11 = IntVector.fromMemorySegment(I16, w, 704, NATIVE);
+        IntVector a12 = IntVector.fromMemorySegment(I16, w, 768, NATIVE);
+        IntVector a13 = IntVector.fromMemorySegment(I16, w, 832, NATIVE);
+        IntVector a14 = IntVector.fromMemorySegment(I16, w, 896, NATIVE);
+        IntVector a15 = IntVector.fromMemorySegment(I16, w, 960, NATIVE);
+        IntVector b0 = IDX_IA4.selectFrom(a0, a4);
+        IntVector b4 = IDX_IB4.selectFrom(a0, a4);
+        IntVector b1 = IDX_IA4.selectFrom(a1, a5);
+        IntVector b5 = IDX_IB4.selectFrom(a1, a5);
+        IntVector b2 = IDX_IA4.selectFrom(a2, a6);
+        IntVector b6 = IDX_IB4.selectFrom(a2, a6);
+        IntVector b3 = IDX_IA4.selectFrom(a3, a7);
+        IntVector b7 = IDX_IB4.selectFrom(a3, a7);
+        IntVector b8 = IDX_IA4.selectFrom(a8, a12);
+        IntVector b12 = IDX_IB4.selectFrom(a8, a12);
+        IntVector b9 = IDX_IA4.selectFrom(a9, a13);
+        IntVector b13 = IDX_IB4.selectFrom(a9, a13);
+        IntVector b10 = IDX_IA4.selectFrom(a10, a14);
+        IntVector b14 = IDX_IB4.selectFrom(a10, a14);
+        IntVector b11 = IDX_IA4.selectFrom(a11, a15);
+        IntVector b15 = IDX_IB4.selectFrom(a11, a15);
+        IntVector c0 = IDX_IA8.selectFrom(b0, b8);
+        IntVector c8 = IDX_IB8.selectFrom(b0, b8);
+        IntVector c1 = IDX_IA8.selectFrom(b1, b9);
+        IntVector c9 = IDX_IB8.selectFrom(b1, b9);
+        IntVector c2 = IDX_IA8.selectFrom(b2, b10);
+        IntVector c10 = IDX_IB8.selectFrom(b2, b10);
+        IntVector c3 = IDX_IA8.selectFrom(b3, b11);
+        IntVector c11 = IDX_IB8.selectFrom(b3, b11);
+        IntVector c4 = IDX_IA8.selectFrom(b4, b12);
+        IntVector c12 = IDX_IB8.selectFrom(b4, b12);
+        IntVector c5 = IDX_IA8.selectFrom(b5, b13);
+        IntVector c13 = IDX_IB8.selectFrom(b5, b13);
+        IntVector c6 = IDX_IA8.selectFrom(b6, b14);
+        IntVector c14 = IDX_IB8.selectFrom(b6, b14);
+        IntVector c7 = IDX_IA8.selectFrom(b7, b15);
+        IntVector c15 = IDX_IB8.selectFrom(b7, b15);
+        c0.intoMemorySegment(dst, db, NATIVE);
+        c1.intoMemorySegment(dst, db + 1 * dRow, NATIVE);
+        c2.intoMemorySegment(dst, db + 2 * dRow, NATIVE);
+        c3.intoMemorySegment(dst, db + 3 * dRow, NATIVE);
+        c4.intoMemorySegment(dst, db + 4 * dRow, NATIVE);
+        c5.intoMemorySegment(dst, db + 5 * dRow, NATIVE);
+        c6.intoMemorySegment(dst, db + 6 * dRow, NATIVE);
+        c7.intoMemorySegment(dst, db + 7 * dRow, NATIVE);
+        c8.intoMemorySegment(dst, db + 8 * dRow, NATIVE);
+        c9.intoMemorySegment(dst, db + 9 * dRow, NATIVE);
+        c10.intoMemorySegment(dst, db + 10 * dRow, NATIVE);
+        c11.intoMemorySegment(dst, db + 11 * dRow, NATIVE);
+        c12.intoMemorySegment(dst, db + 12 * dRow, NATIVE);
+        c13.intoMemorySegment(dst, db + 13 * dRow, NATIVE);
+        c14.intoMemorySegment(dst, db + 14 * dRow, NATIVE);
+        c15.intoMemorySegment(dst, db + 15 * dRow, NATIVE);
+    }
+
+    /**
+     * One 16x16 tile: four rounds of two-source permutes ({@code selectFrom} of two vectors,
+     * {@code vpermt2d}/{@code vpermt2w} on AVX-512), each swapping one bit of the row index with
+     * the same bit of the lane index. Two rounds in registers, the rows through the small per-thread
+     * buffer {@code w} (in L1), two more rounds: one method doing all four (64 permutes, 32 vector
+     * registers' worth) was refused by C1 ("out of virtual registers in linear scan") in a JVM that
+     * had run other relayouts first, and then never reached C2 (20x slower); a loop over the rounds
+     * through {@code w} ran at half the speed (docs/benchmarks.md).
+     */
+    static void tile16Short(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow, MemorySegment w) {
+        tile16ShortFront(src, sb, sRow, w);
+        tile16ShortBack(w, dst, db, dRow);
+    }
+
+    private static void tile16ShortFront(MemorySegment src, long sb, long sRow, MemorySegment w) {
+        ShortVector a0 = ShortVector.fromMemorySegment(S16, src, sb, NATIVE);
+        ShortVector a1 = ShortVector.fromMemorySegment(S16, src, sb + 1 * sRow, NATIVE);
+        ShortVector a2 = ShortVector.fromMemorySegment(S16, src, sb + 2 * sRow, NATIVE);
+        ShortVector a3 = ShortVector.fromMemorySegment(S16, src, sb + 3 * sRow, NATIVE);
+        ShortVector a4 = ShortVector.fromMemorySegment(S16, src, sb + 4 * sRow, NATIVE);
+        ShortVector a5 = ShortVector.fromMemorySegment(S16, src, sb + 5 * sRow, NATIVE);
+        ShortVector a6 = ShortVector.fromMemorySegment(S16, src, sb + 6 * sRow, NATIVE);
+        ShortVector a7 = ShortVector.fromMemorySegment(S16, src, sb + 7 * sRow, NATIVE);
+        ShortVector a8 = ShortVector.fromMemorySegment(S16, src, sb + 8 * sRow, NATIVE);
+        ShortVector a9 = ShortVector.fromMemorySegment(S16, src, sb + 9 * sRow, NATIVE);
+        ShortVector a10 = ShortVector.fromMemorySegment(S16, src, sb + 10 * sRow, NATIVE);
+        ShortVector a11 = ShortVector.fromMemorySegment(S16, src, sb + 11 * sRow, NATIVE);
+        ShortVector a12 = ShortVector.fromMemorySegment(S16, src, sb + 12 * sRow, NATIVE);
+        ShortVector a13 = ShortVector.fromMemorySegment(S16, src, sb + 13 * sRow, NATIVE);
+        ShortVector a14 = ShortVector.fromMemorySegment(S16, src, sb + 14 * sRow, NATIVE);
+        ShortVector a15 = ShortVector.fromMemorySegment(S16, src, sb + 15 * sRow, NATIVE);
+        ShortVector b0 = IDX_SA1.selectFrom(a0, a1);
+        ShortVector b1 = IDX_SB1.selectFrom(a0, a1);
+        ShortVector b2 = IDX_SA1.selectFrom(a2, a3);
+        ShortVector b3 = IDX_SB1.selectFrom(a2, a3);
+        ShortVector b4 = IDX_SA1.selectFrom(a4, a5);
+        ShortVector b5 = IDX_SB1.selectFrom(a4, a5);
+        ShortVector b6 = IDX_SA1.selectFrom(a6, a7);
+        ShortVector b7 = IDX_SB1.selectFrom(a6, a7);
+        ShortVector b8 = IDX_SA1.selectFrom(a8, a9);
+        ShortVector b9 = IDX_SB1.selectFrom(a8, a9);
+        ShortVector b10 = IDX_SA1.selectFrom(a10, a11);
+        ShortVector b11 = IDX_SB1.selectFrom(a10, a11);
+        ShortVector b12 = IDX_SA1.selectFrom(a12, a13);
+        ShortVector b13 = IDX_SB1.selectFrom(a12, a13);
+        ShortVector b14 = IDX_SA1.selectFrom(a14, a15);
+        ShortVector b15 = IDX_SB1.selectFrom(a14, a15);
+        ShortVector c0 = IDX_SA2.selectFrom(b0, b2);
+        ShortVector c2 = IDX_SB2.selectFrom(b0, b2);
+        ShortVector c1 = IDX_SA2.selectFrom(b1, b3);
+        ShortVector c3 = IDX_SB2.selectFrom(b1, b3);
+        ShortVector c4 = IDX_SA2.selectFrom(b4, b6);
+        ShortVector c6 = IDX_SB2.selectFrom(b4, b6);
+        ShortVector c5 = IDX_SA2.selectFrom(b5, b7);
+        ShortVector c7 = IDX_SB2.selectFrom(b5, b7);
+        ShortVector c8 = IDX_SA2.selectFrom(b8, b10);
+        ShortVector c10 = IDX_SB2.selectFrom(b8, b10);
+        ShortVector c9 = IDX_SA2.selectFrom(b9, b11);
+        ShortVector c11 = IDX_SB2.selectFrom(b9, b11);
+        ShortVector c12 = IDX_SA2.selectFrom(b12, b14);
+        ShortVector c14 = IDX_SB2.selectFrom(b12, b14);
+        ShortVector c13 = IDX_SA2.selectFrom(b13, b15);
+        ShortVector c15 = IDX_SB2.selectFrom(b13, b15);
+        c0.intoMemorySegment(w, 0, NATIVE);
+        c1.intoMemorySegment(w, 32, NATIVE);
+        c2.intoMemorySegment(w, 64, NATIVE);
+        c3.intoMemorySegment(w, 96, NATIVE);
+        c4.intoMemorySegment(w, 128, NATIVE);
+        c5.intoMemorySegment(w, 160, NATIVE);
+        c6.intoMemorySegment(w, 192, NATIVE);
+        c7.intoMemorySegment(w, 224, NATIVE);
+        c8.intoMemorySegment(w, 256, NATIVE);
+        c9.intoMemorySegment(w, 288, NATIVE);
+        c10.intoMemorySegment(w, 320, NATIVE);
+        c11.intoMemorySegment(w, 352, NATIVE);
+        c12.intoMemorySegment(w, 384, NATIVE);
+        c13.intoMemorySegment(w, 416, NATIVE);
+        c14.intoMemorySegment(w, 448, NATIVE);
+        c15.intoMemorySegment(w, 480, NATIVE);
+    }
+
+    private static void tile16ShortBack(MemorySegment w, MemorySegment dst, long db, long dRow) {
+        ShortVector a0 = ShortVector.fromMemorySegment(S16, w, 0, NATIVE);
+        ShortVector a1 = ShortVector.fromMemorySegment(S16, w, 32, NATIVE);
+        ShortVector a2 = ShortVector.fromMemorySegment(S16, w, 64, NATIVE);
+        ShortVector a3 = ShortVector.fromMemorySegment(S16, w, 96, NATIVE);
+        ShortVector a4 = ShortVector.fromMemorySegment(S16, w, 128, NATIVE);
+        ShortVector a5 = ShortVector.fromMemorySegment(S16, w, 160, NATIVE);
+        ShortVector a6 = ShortVector.fromMemorySegment(S16, w, 192, NATIVE);
+        ShortVector a7 = ShortVector.fromMemorySegment(S16, w, 224, NATIVE);
+        ShortVector a8 = ShortVector.fromMemorySegment(S16, w, 256, NATIVE);
+        ShortVector a9 = ShortVector.fromMemorySegment(S16, w, 288, NATIVE);
+        ShortVector a10 = ShortVector.fromMemorySegment(S16, w, 320, NATIVE);
+        ShortVector a11 = ShortVector.fromMemorySegment(S16, w, 352, NATIVE);
+        ShortVector a12 = ShortVector.fromMemorySegment(S16, w, 384, NATIVE);
+        ShortVector a13 = ShortVector.fromMemorySegment(S16, w, 416, NATIVE);
+        ShortVector a14 = ShortVector.fromMemorySegment(S16, w, 448, NATIVE);
+        ShortVector a15 = ShortVector.fromMemorySegment(S16, w, 480, NATIVE);
+        ShortVector b0 = IDX_SA4.selectFrom(a0, a4);
+        ShortVector b4 = IDX_SB4.selectFrom(a0, a4);
+        ShortVector b1 = IDX_SA4.selectFrom(a1, a5);
+        ShortVector b5 = IDX_SB4.selectFrom(a1, a5);
+        ShortVector b2 = IDX_SA4.selectFrom(a2, a6);
+        ShortVector b6 = IDX_SB4.selectFrom(a2, a6);
+        ShortVector b3 = IDX_SA4.selectFrom(a3, a7);
+        ShortVector b7 = IDX_SB4.selectFrom(a3, a7);
+        ShortVector b8 = IDX_SA4.selectFrom(a8, a12);
+        ShortVector b12 = IDX_SB4.selectFrom(a8, a12);
+        ShortVector b9 = IDX_SA4.selectFrom(a9, a13);
+        ShortVector b13 = IDX_SB4.selectFrom(a9, a13);
+        ShortVector b10 = IDX_SA4.selectFrom(a10, a14);
+        ShortVector b14 = IDX_SB4.selectFrom(a10, a14);
+        ShortVector b11 = IDX_SA4.selectFrom(a11, a15);
+        ShortVector b15 = IDX_SB4.selectFrom(a11, a15);
+        ShortVector c0 = IDX_SA8.selectFrom(b0, b8);
+        ShortVector c8 = IDX_SB8.selectFrom(b0, b8);
+        ShortVector c1 = IDX_SA8.selectFrom(b1, b9);
+        ShortVector c9 = IDX_SB8.selectFrom(b1, b9);
+        ShortVector c2 = IDX_SA8.selectFrom(b2, b10);
+        ShortVector c10 = IDX_SB8.selectFrom(b2, b10);
+        ShortVector c3 = IDX_SA8.selectFrom(b3, b11);
+        ShortVector c11 = IDX_SB8.selectFrom(b3, b11);
+        ShortVector c4 = IDX_SA8.selectFrom(b4, b12);
+        ShortVector c12 = IDX_SB8.selectFrom(b4, b12);
+        ShortVector c5 = IDX_SA8.selectFrom(b5, b13);
+        ShortVector c13 = IDX_SB8.selectFrom(b5, b13);
+        ShortVector c6 = IDX_SA8.selectFrom(b6, b14);
+        ShortVector c14 = IDX_SB8.selectFrom(b6, b14);
+        ShortVector c7 = IDX_SA8.selectFrom(b7, b15);
+        ShortVector c15 = IDX_SB8.selectFrom(b7, b15);
+        c0.intoMemorySegment(dst, db, NATIVE);
+        c1.intoMemorySegment(dst, db + 1 * dRow, NATIVE);
+        c2.intoMemorySegment(dst, db + 2 * dRow, NATIVE);
+        c3.intoMemorySegment(dst, db + 3 * dRow, NATIVE);
+        c4.intoMemorySegment(dst, db + 4 * dRow, NATIVE);
+        c5.intoMemorySegment(dst, db + 5 * dRow, NATIVE);
+        c6.intoMemorySegment(dst, db + 6 * dRow, NATIVE);
+        c7.intoMemorySegment(dst, db + 7 * dRow, NATIVE);
+        c8.intoMemorySegment(dst, db + 8 * dRow, NATIVE);
+        c9.intoMemorySegment(dst, db + 9 * dRow, NATIVE);
+        c10.intoMemorySegment(dst, db + 10 * dRow, NATIVE);
+        c11.intoMemorySegment(dst, db + 11 * dRow, NATIVE);
+        c12.intoMemorySegment(dst, db + 12 * dRow, NATIVE);
+        c13.intoMemorySegment(dst, db + 13 * dRow, NATIVE);
+        c14.intoMemorySegment(dst, db + 14 * dRow, NATIVE);
+        c15.intoMemorySegment(dst, db + 15 * dRow, NATIVE);
+    }
+}

@@ -1,0 +1,117 @@
+package dev.tegula.vector;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.tegula.core.ArrayShape;
+import dev.tegula.core.Shape;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Random;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The blocked transpose ({@link TransposeKernels}, and {@link Kernels#transpose} that dispatches to
+ * it) against an element loop: extents around the tile edge (8, 16, 32) and the block edge, padded
+ * strides and offsets on both sides, the garbage around the destination untouched. vector/pom.xml
+ * runs this class at the machine's widest vectors, at {@code -XX:UseAVX=2} and with the scalar
+ * kernels, so the 16×16, 8×8 and element paths are all covered.
+ */
+class TransposeKernelsTest {
+
+    @Property(tries = 300)
+    void transposeMatchesElementLoop(@ForAll @IntRange(min = 1, max = 80) int nI,
+                                     @ForAll @IntRange(min = 1, max = 80) int nJ,
+                                     @ForAll @IntRange(min = 0, max = 5) int padI,
+                                     @ForAll @IntRange(min = 0, max = 5) int padJ,
+                                     @ForAll @IntRange(min = 0, max = 9) int so,
+                                     @ForAll @IntRange(min = 0, max = 9) int dO,
+                                     @ForAll boolean shorts) {
+        check(shorts ? 2 : 4, nI, nJ, nI + padI, nJ + padJ, so, dO);
+    }
+
+    @Test
+    void blockEdgesAndRemainders() {
+        // extents that cross BLOCK_I / BLOCK_J with remainders of the tile on both sides
+        check(4, TransposeKernels.BLOCK_I + 21, 70, TransposeKernels.BLOCK_I + 24, 75, 3, 1);
+        check(2, 45, TransposeKernels.BLOCK_J + 37, 50, TransposeKernels.BLOCK_J + 40, 0, 7);
+        check(4, 48, TransposeKernels.BLOCK_J + 16, 48, TransposeKernels.BLOCK_J + 16, 0, 0);
+    }
+
+    @Test
+    void relayoutTransposesMatchReference() {
+        for (String c : new String[] {"f32[67,1041]{1,0}|{0,1}", "bf16[1100,35]{1,0}|{0,1}",
+            "f32[3,50,33]{2,1,0}|{0,1,2}", "f32[5,40,48]{2,1,0}|{1,2,0}", "bf16[4,33,64]{2,1,0}|{1,2,0}",
+            "f32[9,17,18,19]{3,2,1,0}|{0,1,2,3}", "f32[16,17,18,33]{3,2,1,0}|{1,3,2,0}",
+            "bf16[16,17,18,33]{3,2,1,0}|{0,1,2,3}"}) {
+            String[] p = c.split("\\|");
+            ArrayShape from = (ArrayShape) Shape.parse(p[0]);
+            ArrayShape to = (ArrayShape) Shape.parse(from.toStringWithoutLayout() + p[1]);
+            RelayoutProperties.check(from, to);
+        }
+    }
+
+    @Test
+    void roundIndexesSwapOneBitOfRowAndLane() {
+        // after the four rounds, lane c of row r holds what was lane r of row c
+        int[][] rows = new int[16][16];
+        for (int r = 0; r < 16; r++) {
+            for (int c = 0; c < 16; c++) {
+                rows[r][c] = r * 16 + c;
+            }
+        }
+        for (int d = 1; d < 16; d <<= 1) {
+            int[] ia = TransposeKernels.roundIndex(d, true);
+            int[] ib = TransposeKernels.roundIndex(d, false);
+            int[][] next = new int[16][];
+            for (int a = 0; a < 16; a++) {
+                if ((a & d) != 0) {
+                    continue;
+                }
+                int[] x = rows[a];
+                int[] y = rows[a + d];
+                next[a] = new int[16];
+                next[a + d] = new int[16];
+                for (int c = 0; c < 16; c++) {
+                    next[a][c] = ia[c] < 16 ? x[ia[c]] : y[ia[c] - 16];
+                    next[a + d][c] = ib[c] < 16 ? x[ib[c]] : y[ib[c] - 16];
+                }
+            }
+            rows = next;
+        }
+        for (int r = 0; r < 16; r++) {
+            for (int c = 0; c < 16; c++) {
+                assertEquals(c * 16 + r, rows[r][c], "row " + r + " lane " + c);
+            }
+        }
+    }
+
+    /** dst[dO + i·tI + j] = src[so + i + j·sJ]: the kernel against the element loop, over garbage-filled buffers. */
+    private static void check(int b, int nI, int nJ, int sJ, int tI, int so, int dO) {
+        try (Arena arena = Arena.ofConfined()) {
+            long srcElems = so + (long) nJ * sJ + nI;
+            long dstElems = dO + (long) nI * tI + nJ;
+            MemorySegment src = arena.allocate(srcElems * b);
+            Random r = new Random(31L * nI + 7L * nJ + sJ + tI * 131L + so + dO * 17L + b);
+            for (long k = 0; k < src.byteSize(); k++) {
+                src.set(ValueLayout.JAVA_BYTE, k, (byte) r.nextInt());
+            }
+            MemorySegment fast = arena.allocate(dstElems * b);
+            MemorySegment ref = arena.allocate(dstElems * b);
+            fast.fill((byte) 0x5A);
+            ref.fill((byte) 0x5A);
+            for (long i = 0; i < nI; i++) {
+                for (long j = 0; j < nJ; j++) {
+                    MemorySegment.copy(src, (so + i + j * sJ) * b, ref, (dO + i * tI + j) * b, b);
+                }
+            }
+            Kernels.transpose(src, so, fast, dO, b, nI, tI, nJ, sJ);
+            assertArrayEquals(ref.toArray(ValueLayout.JAVA_BYTE), fast.toArray(ValueLayout.JAVA_BYTE),
+                    () -> "b=" + b + " nI=" + nI + " nJ=" + nJ + " sJ=" + sJ + " tI=" + tI + " so=" + so + " dO=" + dO);
+        }
+    }
+}
