@@ -43,13 +43,13 @@ import picocli.CommandLine.Spec;
 @Command(name = "convert",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
-        description = {"Convert the tensors of a .safetensors file, an .npy file, a directory of .npy files or a raw"
-                + " buffer (--shape) into layouts and types, file to file, in bounded memory (files larger than"
+        description = {"Convert the tensors of a .safetensors file, an .npy file, a directory of .npy files, a .gguf"
+                + " file (block-quantized tensors dequantized) or a raw buffer (--shape) into layouts and types, file to file, in bounded memory (files larger than"
                 + " memory convert).",
                 "OUT picks the format: OUT.npy a NumPy file (one tensor, row- or column-major); OUT.safetensors every"
                         + " tensor (other layouts kept as U8 buffers, their shape in the metadata); a directory (existing,"
-                        + " or OUT ending /) one NAME.npy per tensor; .gguf, .pt, .npz and other formats' names are"
-                        + " refused; any other OUT the raw device-ready buffer of one tensor (every tile and its"
+                        + " or OUT ending /) one NAME.npy per tensor; the names of other formats (.gguf, .pt, .npz,"
+                        + " ...) are refused; any other OUT the raw device-ready buffer of one tensor (every tile and its"
                         + " padding, bufferSize bytes).",
                 "OUT is written to a temporary file next to it and renamed over it when complete: a failed or"
                         + " interrupted convert leaves an existing OUT as it was. Prints the full shape text of what"
@@ -61,8 +61,8 @@ public final class ConvertCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "IN", description = "a .safetensors or .npy file, a directory of .npy files,"
-            + " or a raw buffer (with --shape)")
+    @Parameters(index = "0", paramLabel = "IN", description = "a .safetensors, .npy or .gguf file, a directory of .npy"
+            + " files, or a raw buffer (with --shape)")
     Path in;
 
     @Option(names = "--tensor", paramLabel = "NAME",
