@@ -47,8 +47,8 @@ import java.util.concurrent.Future;
  *
  * <h2>Threads</h2>
  * Stateless and thread-safe. The {@code executor} variants share chunks between up to
- * {@code parallelism} tasks when the destination's arena allows other threads (a shared or global
- * arena); otherwise they run on the calling thread. The source must stay mapped (its arena open)
+ * {@code parallelism} tasks when the source's and the destination's arenas allow other threads
+ * (shared or global arenas); otherwise they run on the calling thread. The source must stay mapped (its arena open)
  * until the call returns.
  */
 public final class Dequantize {
@@ -89,7 +89,8 @@ public final class Dequantize {
 
     /**
      * Like {@link #copy(QuantBlock, MemorySegment, Array)}, sharing the work between up to
-     * {@code parallelism} tasks of {@code executor} when {@code dst}'s arena allows other threads.
+     * {@code parallelism} tasks of {@code executor} when the arenas of {@code src} and {@code dst}
+     * allow other threads (otherwise on the calling thread).
      */
     public static void copy(QuantBlock q, MemorySegment src, Array dst, ExecutorService executor, int parallelism) {
         Objects.requireNonNull(q, "q");
@@ -118,7 +119,7 @@ public final class Dequantize {
             return;
         }
         int tasks = executor == null || parallelism <= 1 || !dst.segment().isAccessibleBy(PROBE)
-                ? 1 : parallelism;
+                || !src.isAccessibleBy(PROBE) ? 1 : parallelism;
         long rows = elements / cols;
         long blocksPerRow = cols / q.blockSize();
         ArrayShape f32 = ArrayShape.of(ElementType.F32, dims);

@@ -130,6 +130,21 @@ class DequantizeTest {
     }
 
     @Test
+    void aConfinedSourceWithAnExecutorRunsOnTheCallingThread() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (Arena confined = Arena.ofConfined(); Arena shared = Arena.ofShared()) {
+            MemorySegment src = blocks(confined, QuantBlock.Q8_0, 64, 3);
+            Array dst = Array.allocate(shared, ArrayShape.of(ElementType.F32, 32, 64));
+            Dequantize.copy(QuantBlock.Q8_0, src, dst, pool, 2);   // no WrongThreadException
+            MemorySegment ref = confined.allocate(32 * 64 * 4);
+            ReferenceDequantize.toFloats(QuantBlock.Q8_0, src, 0, ref, 0, 64);
+            assertEquals(-1, ref.mismatch(dst.segment()));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void refusesARowThatIsNotWholeBlocksAndAShortSource() {
         try (Arena arena = Arena.ofConfined()) {
             Array dst = Array.allocate(arena, ArrayShape.of(ElementType.F32, 2, 48));
