@@ -150,6 +150,87 @@ final class DequantizeKernels {
         }
     }
 
+    /**
+     * {@code L} quants of two rows, bytes at {@code src[qa]} and {@code src[qb]} ({@code (byte >>> shift) & mask}
+     * minus {@code bias}, as unsigned bytes then signed: Q4_0's nibbles; {@code mask} -1 and {@code bias} 0
+     * for Q8_0's signed bytes), scaled by {@code da} and {@code db}, rounded to bf16 and stored
+     * interleaved ({@code a0 b0 a1 b1 ...}) at {@code dst[off]}. No vector crosses a method boundary,
+     * so nothing is boxed whether or not C2 inlines it; the kernels call it from one site each, because
+     * a second inlined copy passed C2's node budget (NodeCountInliningCutoff) and left the Vector API
+     * calls inside out of line (boxed, 5x slower).
+     */
+    private static void zipPair(MemorySegment src, long qa, long qb, int shift, int mask, int bias, float da, float db,
+                                MemorySegment dst, long off) {
+        if (!Float.isFinite(da) || !Float.isFinite(db)) {
+            zipPairNonFinite(src, qa, qb, shift, mask, bias, da, db, dst, off);
+            return;
+        }
+        ByteVector va = bytes(src, qa);
+        ByteVector vb = bytes(src, qb);
+        if (mask != -1) {
+            va = bits(va, shift, mask).sub((byte) bias);
+            vb = bits(vb, shift, mask).sub((byte) bias);
+        }
+        IntVector x = widen(va).mul(da).reinterpretAsInts();
+        IntVector y = widen(vb).mul(db).reinterpretAsInts();
+        // a finite scale times a quant of at most 128 in size is finite, never NaN, so the plain
+        // round-to-nearest-even of the top half (add 0x7FFF plus the lowest kept bit) is exact; the
+        // second row's code stays in the high half (masked, not shifted down and up again)
+        IntVector lo = x.add(x.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF).lanewise(VectorOperators.LSHR, 16);
+        IntVector hi = y.add(y.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF).and(0xFFFF_0000);
+        lo.or(hi).intoMemorySegment(dst, off, LE);
+    }
+
+    /** {@link #zipPair} when a scale is infinite or NaN: products may be NaN, rounded as {@code BFloat16.fromFloat}. */
+    private static void zipPairNonFinite(MemorySegment src, long qa, long qb, int shift, int mask, int bias, float da,
+                                         float db, MemorySegment dst, long off) {
+        ByteVector va = bytes(src, qa);
+        ByteVector vb = bytes(src, qb);
+        if (mask != -1) {
+            va = bits(va, shift, mask).sub((byte) bias);
+            vb = bits(vb, shift, mask).sub((byte) bias);
+        }
+        IntVector lo = bf16(widen(va).mul(da));
+        IntVector hi = bf16(widen(vb).mul(db));
+        lo.or(hi.lanewise(VectorOperators.LSHL, 16)).intoMemorySegment(dst, off, LE);
+    }
+
+    /**
+     * Q8_0 rows at {@code src[a]} and {@code src[b]}, {@code blocks} blocks each, dequantized, rounded
+     * to bf16 and stored straight into their row pair of each {@code T(8,128)(2,1)} tile (column
+     * {@code c} at byte {@code dstOff + (c / 128) * 2048 + (c % 128) * 4}): the same values as
+     * {@link #q8_0} then {@link #zipBf16}, with no f32 buffer in between.
+     */
+    static void q8_0Bf16Pair(MemorySegment src, long a, long b, long blocks, MemorySegment dst, long dstOff) {
+        for (long k = 0; k < blocks; k++) {
+            long sa = a + k * 34;
+            long sb = b + k * 34;
+            float da = f16(src, sa);
+            float db = f16(src, sb);
+            long c = k * 32;
+            long o = dstOff + (c >>> 7) * 2048 + (c & 127) * 4;
+            for (int j = 0; j < 32; j += L) {
+                zipPair(src, sa + 2 + j, sb + 2 + j, 0, -1, 0, da, db, dst, o + 4L * j);
+            }
+        }
+    }
+
+    /** {@link #q8_0Bf16Pair} for Q4_0: the same values as {@link #q4_0} then {@link #zipBf16}. */
+    static void q4_0Bf16Pair(MemorySegment src, long a, long b, long blocks, MemorySegment dst, long dstOff) {
+        for (long k = 0; k < blocks; k++) {
+            long sa = a + k * 18;
+            long sb = b + k * 18;
+            float da = f16(src, sa);
+            float db = f16(src, sb);
+            long c = k * 32;
+            long o = dstOff + (c >>> 7) * 2048 + (c & 127) * 4;
+            for (int h = 0; h < 32; h += L) {   // low nibbles are columns 0..15, high nibbles 16..31
+                int j = h & 15;
+                zipPair(src, sa + 2 + j, sb + 2 + j, (h & 16) >>> 2, 0xF, 8, da, db, dst, o + 4L * h);
+            }
+        }
+    }
+
     static void q4_1(MemorySegment src, long srcOff, MemorySegment dst, long dstOff, long blocks) {
         for (long b = 0; b < blocks; b++) {
             long s = srcOff + b * 20;
