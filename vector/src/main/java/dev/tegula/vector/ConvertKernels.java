@@ -216,8 +216,8 @@ final class ConvertKernels {
             long sRow = sJ * 4;
             long dRow = tI * 2;
             MemorySegment w = TransposeKernels.TILE_BUFFER.get();
-            long bi = TransposeKernels.BLOCK_I;
-            long bj = TransposeKernels.BLOCK_J;
+            long bi = TransposeKernels.block(TransposeKernels.BLOCK_I, sRow, dRow);
+            long bj = TransposeKernels.block(TransposeKernels.BLOCK_J, sRow, dRow);
             for (long jb = 0; jb < fullJ; jb += bj) {
                 long jEnd = Math.min(fullJ, jb + bj);
                 for (long ib = 0; ib < fullI; ib += bi) {

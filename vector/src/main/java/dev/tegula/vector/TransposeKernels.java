@@ -39,11 +39,23 @@ final class TransposeKernels {
             && !Boolean.getBoolean(Tuning.TRANSPOSE_TILE8) ? 16 : 8;
     /**
      * Elements of each source row a block covers (destination rows per block) and source rows per
-     * block (elements of each destination row), measured on AMD Zen 4 (docs/benchmarks.md). The
-     * system properties exist for that tuning study only.
+     * block (elements of each destination row) when the rows of both sides are near each other
+     * (under {@link #FAR_ROW_BYTES} apart), and {@link #FAR_BLOCK} when either side's rows are far
+     * apart. Measured on AMD Zen 4 (docs/benchmarks.md): 512 x 512 was 15-35 % faster than 128 x 128
+     * on 8192-wide and batched 512-wide transposes, and 1.8x slower where rows lie 512 KiB to 1 MiB
+     * apart (there each row of a block falls into the same few cache sets). The system properties
+     * fix both sizes for every transpose (tuning studies only).
      */
-    static final int BLOCK_I = Integer.getInteger(Tuning.TRANSPOSE_BLOCK_I, Tuning.TRANSPOSE_BLOCK_DEFAULT);
-    static final int BLOCK_J = Integer.getInteger(Tuning.TRANSPOSE_BLOCK_J, Tuning.TRANSPOSE_BLOCK_DEFAULT);
+    static final int BLOCK_I = Integer.getInteger(Tuning.TRANSPOSE_BLOCK_I, 0);
+    static final int BLOCK_J = Integer.getInteger(Tuning.TRANSPOSE_BLOCK_J, 0);
+    static final int NEAR_BLOCK = Tuning.TRANSPOSE_BLOCK_DEFAULT;
+    static final int FAR_BLOCK = 128;
+    static final long FAR_ROW_BYTES = 256 * 1024;
+
+    /** {@return the block size for a transpose whose source rows are {@code sRow} and destination rows {@code dRow} bytes apart} */
+    static long block(int property, long sRow, long dRow) {
+        return property > 0 ? property : Math.max(sRow, dRow) >= FAR_ROW_BYTES ? FAR_BLOCK : NEAR_BLOCK;
+    }
 
     /** The per-thread buffer a 16x16 tile's rows pass through between permute rounds (1 KiB, in L1). */
     static final ThreadLocal<MemorySegment> TILE_BUFFER = ThreadLocal.withInitial(
@@ -140,7 +152,7 @@ final class TransposeKernels {
     /** The transpose with tiles stored straight into the destination. */
     static void direct(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
                        long sJ) {
-        direct(src, so, dst, dO, b, nI, tI, nJ, sJ, BLOCK_I, BLOCK_J);
+        direct(src, so, dst, dO, b, nI, tI, nJ, sJ, block(BLOCK_I, sJ * b, tI * b), block(BLOCK_J, sJ * b, tI * b));
     }
 
     /** {@link #direct} with blocks of {@code blockI} by {@code blockJ} elements (multiples of 32). */

@@ -46,16 +46,17 @@ final class Tuning {
 
     /**
      * {@value}: elements of each source row that one block of {@link TransposeKernels} covers (the
-     * destination rows of a block). Default {@value #TRANSPOSE_BLOCK_DEFAULT}.
+     * destination rows of a block). Default: {@value #TRANSPOSE_BLOCK_DEFAULT}, or 128 where either
+     * side's rows lie 256 KiB or more apart.
      */
     static final String TRANSPOSE_BLOCK_I = "tegula.relayout.transposeBlockI";
 
     /**
      * {@value}: source rows that one block of {@link TransposeKernels} covers (the elements of each
-     * destination row). Default {@value #TRANSPOSE_BLOCK_DEFAULT}.
+     * destination row). Default: as {@link #TRANSPOSE_BLOCK_I}.
      */
     static final String TRANSPOSE_BLOCK_J = "tegula.relayout.transposeBlockJ";
-    static final int TRANSPOSE_BLOCK_DEFAULT = 128;
+    static final int TRANSPOSE_BLOCK_DEFAULT = 512;
 
     /**
      * {@value}: bytes of the per-thread band buffer of {@link TransposeKernels}' band route (bands of

@@ -36,10 +36,20 @@ class TransposeKernelsTest {
 
     @Test
     void blockEdgesAndRemainders() {
-        // extents that cross BLOCK_I / BLOCK_J with remainders of the tile on both sides
-        check(4, TransposeKernels.BLOCK_I + 21, 70, TransposeKernels.BLOCK_I + 24, 75, 3, 1);
-        check(2, 45, TransposeKernels.BLOCK_J + 37, 50, TransposeKernels.BLOCK_J + 40, 0, 7);
-        check(4, 48, TransposeKernels.BLOCK_J + 16, 48, TransposeKernels.BLOCK_J + 16, 0, 0);
+        // extents that cross the blocks (rows near each other) with remainders of the tile on both sides
+        int near = TransposeKernels.NEAR_BLOCK;
+        check(4, near + 21, 70, near + 24, 75, 3, 1);
+        check(2, 45, near + 37, 50, near + 40, 0, 7);
+        check(4, 48, near + 16, 48, near + 16, 0, 0);
+        // source rows 256 KiB apart: the far-rows blocks, crossed in both directions
+        int far = TransposeKernels.FAR_BLOCK;
+        long farRow = TransposeKernels.FAR_ROW_BYTES / 4;
+        check(4, far + 21, far + 37, (int) farRow, far + 40, 5, 2);
+        assertEquals(far, TransposeKernels.block(0, farRow * 4, 64));
+        assertEquals(near, TransposeKernels.block(0, farRow * 4 - 4, 64));
+        assertEquals(near, TransposeKernels.block(0, 64, farRow * 4 - 4));
+        assertEquals(far, TransposeKernels.block(0, 64, farRow * 4));
+        assertEquals(96, TransposeKernels.block(96, farRow * 4, 64));   // the system property wins
     }
 
     @Test
