@@ -7,6 +7,7 @@ import dev.tegula.core.Addressing;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.SlotFormula;
 import java.util.Comparator;
+import java.util.Objects;
 
 /**
  * The hot path of {@link Array}'s accessors: index to slot. One {@code accessRank} comparison covers
@@ -22,6 +23,15 @@ import java.util.Comparator;
  * them compete for registers; the measurements behind this design are in
  * {@code docs/benchmarks.md}).
  *
+ * <p>Two details let C2 vectorize a loop of writes over the innermost index (measured in
+ * {@code docs/benchmarks.md}: {@code setFloat} over a row-major array went from 12x to 1.0x the hand
+ * loop). The index checks are {@link Objects#checkIndex(long, long)}, which C2 knows as range checks
+ * and lifts out of a counted loop (an unsigned comparison of our own stayed in it, once per element);
+ * their exception is replaced by one that names the index and the shape. And the innermost
+ * dimension's term is written {@code stride == 1 ? x : x·stride}: the test is loop-invariant, so C2
+ * makes a copy of the loop for each answer, and in the unit-stride copy the address steps by a
+ * constant, which its vectorizer needs (a stride read from a field is not a constant to it).
+ *
  * <p>Other layouts (tiles that are not powers of two, nested tilings beyond a second level, ranks
  * above 4, the varargs accessor) go to core's {@link Addressing}, tested with {@code instanceof}
  * against the sealed leaves inside tiny static methods, so that every call has an exact receiver
@@ -35,11 +45,13 @@ final class ArraySlots {
         if (a.accessRank != 1) {
             throw a.badAccess(i);
         }
-        if (Long.compareUnsigned(i, a.d0) >= 0) {
+        try {
+            Objects.checkIndex(i, a.d0);
+        } catch (IndexOutOfBoundsException e) {
             throw a.outOfBounds(i);
         }
         if (a.carry) {
-            long s = a.slotOffset + i * a.stride0;
+            long s = a.slotOffset + (a.stride0 == 1 ? i : i * a.stride0);
             if (a.carries != 0) {
                 s += (i >>> a.midShift0) * a.midCarry0;
                 if (a.carries == 2) {
@@ -55,11 +67,14 @@ final class ArraySlots {
         if (a.accessRank != 2) {
             throw a.badAccess(i, j);
         }
-        if (Long.compareUnsigned(i, a.d0) >= 0 || Long.compareUnsigned(j, a.d1) >= 0) {
+        try {
+            Objects.checkIndex(i, a.d0);
+            Objects.checkIndex(j, a.d1);
+        } catch (IndexOutOfBoundsException e) {
             throw a.outOfBounds(i, j);
         }
         if (a.carry) {
-            long s = a.slotOffset + i * a.stride0 + j * a.stride1;
+            long s = a.slotOffset + i * a.stride0 + (a.stride1 == 1 ? j : j * a.stride1);
             if (a.carries != 0) {   // three levels, so that the common cases carry no unused invariants
                 s += (i >>> a.midShift0) * a.midCarry0 + (j >>> a.midShift1) * a.midCarry1;
                 if (a.carries == 2) {
@@ -168,12 +183,15 @@ final class ArraySlots {
         if (a.accessRank != 3) {
             throw a.badAccess(i, j, k);
         }
-        if (Long.compareUnsigned(i, a.d0) >= 0 || Long.compareUnsigned(j, a.d1) >= 0
-                || Long.compareUnsigned(k, a.d2) >= 0) {
+        try {
+            Objects.checkIndex(i, a.d0);
+            Objects.checkIndex(j, a.d1);
+            Objects.checkIndex(k, a.d2);
+        } catch (IndexOutOfBoundsException e) {
             throw a.outOfBounds(i, j, k);
         }
         if (a.carry) {
-            long s = a.slotOffset + i * a.stride0 + j * a.stride1 + k * a.stride2;
+            long s = a.slotOffset + i * a.stride0 + j * a.stride1 + (a.stride2 == 1 ? k : k * a.stride2);
             if (a.carries != 0) {
                 s += (i >>> a.midShift0) * a.midCarry0 + (j >>> a.midShift1) * a.midCarry1 + (k >>> a.midShift2) * a.midCarry2;
                 if (a.carries == 2) {
@@ -197,12 +215,16 @@ final class ArraySlots {
         if (a.accessRank != 4) {
             throw a.badAccess(i, j, k, l);
         }
-        if (Long.compareUnsigned(i, a.d0) >= 0 || Long.compareUnsigned(j, a.d1) >= 0
-                || Long.compareUnsigned(k, a.d2) >= 0 || Long.compareUnsigned(l, a.d3) >= 0) {
+        try {
+            Objects.checkIndex(i, a.d0);
+            Objects.checkIndex(j, a.d1);
+            Objects.checkIndex(k, a.d2);
+            Objects.checkIndex(l, a.d3);
+        } catch (IndexOutOfBoundsException e) {
             throw a.outOfBounds(i, j, k, l);
         }
         if (a.carry) {
-            long s = a.slotOffset + i * a.stride0 + j * a.stride1 + k * a.stride2 + l * a.stride3;
+            long s = a.slotOffset + i * a.stride0 + j * a.stride1 + k * a.stride2 + (a.stride3 == 1 ? l : l * a.stride3);
             if (a.carries != 0) {
                 s += (i >>> a.midShift0) * a.midCarry0 + (j >>> a.midShift1) * a.midCarry1 + (k >>> a.midShift2) * a.midCarry2 + (l >>> a.midShift3) * a.midCarry3;
                 if (a.carries == 2) {
