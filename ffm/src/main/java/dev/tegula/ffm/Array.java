@@ -95,6 +95,13 @@ public final class Array {
     /** For kind {@code SMALL}: the value of each code 0..255, else null. */
     final float[] smallFloats;
     final double[] smallDoubles;
+    /**
+     * For kind {@code SMALL} floating types and pred: the code of each f32 folded to 16 bits
+     * ({@link ElementIO#smallCodes}), else null (the integer types truncate instead).
+     */
+    final byte[] smallCodes;
+    /** The low {@code bitWidth} bits of the element type (for the inline integer writes). */
+    final int codeMask;
     /** For kind {@code INT}: all ones for signed types, the width's mask for unsigned ones. */
     final long intMask;
     final Addressing addressing;
@@ -147,6 +154,8 @@ public final class Array {
         kind = ElementIO.kindOf(type, bits);
         smallFloats = kind == ElementIO.SMALL ? ElementIO.smallFloats(type) : null;
         smallDoubles = kind == ElementIO.SMALL ? ElementIO.smallDoubles(type) : null;
+        smallCodes = kind == ElementIO.SMALL ? ElementIO.smallCodes(type) : null;
+        codeMask = type.bitWidth() >= 32 ? -1 : (1 << type.bitWidth()) - 1;
         intMask = ElementIO.intMask(type);
         long[] c = ArraySlots.carry(shape, strides);
         carry = c != null;

@@ -12,8 +12,6 @@ import dev.tegula.core.PaddingValue;
 import dev.tegula.ffm.codec.BFloat16;
 import dev.tegula.ffm.codec.ElementCodec;
 import dev.tegula.ffm.codec.Float16;
-import dev.tegula.ffm.codec.Float16;
-import dev.tegula.ffm.codec.MiniFloatFormat;
 import dev.tegula.ffm.internal.RawSlots;
 import java.lang.foreign.MemorySegment;
 
@@ -27,8 +25,10 @@ import java.lang.foreign.MemorySegment;
  * per array, and every common kind is a few instructions written inline with no call: f32 and f64
  * directly, bf16 and f16 by their bits, every slot of at most 8 bits (pred, 8-bit and sub-byte
  * integers, the fp8/fp6/fp4 types, packed or not) through a 256-entry table of values, and the
- * 16/32/64-bit integers sign- or zero-extended. Only u64, complex types and the encoders of the
- * narrow types go out of line ({@code *Rare}). This matters for loops whose profile was polluted
+ * 16/32/64-bit integers sign- or zero-extended. The writers are inline for the same kinds: the
+ * narrow floating types and pred encode through a 64 Ki-entry table ({@link #smallCodes}), the
+ * integer types truncate ({@link #truncate}), and every non-f32 write goes through one segment
+ * access per width ({@code writeInline}). Only u64 and complex types go out of line ({@code *Rare}). This matters for loops whose profile was polluted
  * by other arrays: every path that the profile saw is compiled into the loop, and a single call on
  * any of them stops C2 from hoisting the array's fields and the segment's checks out of the loop
  * (a call may write memory; the cost is measured in {@code docs/benchmarks.md}). Helpers called from one case
@@ -82,6 +82,7 @@ final class ElementIO {
 
     private static final float[][] SMALL_FLOATS = new float[ElementType.values().length][];
     private static final double[][] SMALL_DOUBLES = new double[ElementType.values().length][];
+    private static final byte[][] SMALL_CODES = new byte[ElementType.values().length][];
 
     /** {@return the float value of each code 0..255 of a {@link #SMALL} type (shared, do not write)} */
     static synchronized float[] smallFloats(ElementType type) {
@@ -223,17 +224,105 @@ final class ElementIO {
     }
 
     static void setFloat(Array a, long slot, float v) {
-        MemorySegment s = a.segment;
         int k = a.kind;
-        if (k == F32) {
-            s.set(JAVA_FLOAT_UNALIGNED, slot << 2, v);
-        } else if (k == BF16 || k == F16) {
-            s.set(JAVA_SHORT_UNALIGNED, slot << 1, k == BF16 ? BFloat16.fromFloat(v) : Float16.fromFloat(v));
-        } else if (k == F64) {
-            s.set(JAVA_DOUBLE_UNALIGNED, slot << 3, v);
-        } else {
+        if (k == OTHER) {
             setFloatRare(a, slot, v);
+            return;
         }
+        long raw = k == F32 ? Float.floatToRawIntBits(v)
+                : k == BF16 ? BFloat16.fromFloat(v)
+                : k == F16 ? Float16.fromFloat(v)
+                : k == F64 ? Double.doubleToRawLongBits(v)
+                : k == SMALL && a.smallCodes != null ? a.smallCodes[foldedIndex(v)]
+                : truncate(v);   // INT, and SMALL integer types
+        writeInline(a, slot, raw);
+    }
+
+    /**
+     * Stores the low bits of {@code raw} into the slot of a {@link #SMALL} (read-modify-write of the
+     * slot's byte, all 8 bits for whole bytes; {@code raw} is masked to the type's width) or of a
+     * 16-, 32- or 64-bit slot; one segment access per width, as the reads have (see above).
+     */
+    private static void writeInline(Array a, long slot, long raw) {
+        MemorySegment s = a.segment;
+        int w = a.slotBytes;
+        if (a.kind == SMALL) {
+            long bit = slot * a.slotBits;
+            long at = bit >>> 3;
+            int shift = (int) (bit & 7);
+            int mask = a.packedMask << shift;
+            s.set(JAVA_BYTE, at, (byte) ((s.get(JAVA_BYTE, at) & ~mask) | (((int) raw & a.codeMask) << shift & mask)));
+        } else if (w == 2) {
+            s.set(JAVA_SHORT_UNALIGNED, slot << 1, (short) raw);
+        } else if (w == 4) {
+            s.set(JAVA_INT_UNALIGNED, slot << 2, (int) raw);
+        } else {
+            s.set(JAVA_LONG_UNALIGNED, slot << 3, raw);
+        }
+    }
+
+    /** {@return the index of {@code v} in a {@link #smallCodes} table} */
+    private static int foldedIndex(float v) {
+        int b = Float.floatToRawIntBits(v);
+        return (b >>> 16) | (((b & 0xFFFF) + 0xFFFF) >>> 16);
+    }
+
+    /**
+     * {@return {@code v} truncated toward zero as the integer types store it} As
+     * {@link ElementCodec#fromDouble}: NaN is 0, values below -2^63 give -2^63, values in
+     * [2^63, 2^64) their unsigned 64-bit pattern, and values from 2^64 up all ones; the caller keeps
+     * the low bits of the type's width.
+     */
+    static long truncate(double v) {
+        return v >= 0x1p63 ? truncateHuge(v) : (long) v;   // small enough (< 35 bytecodes) to inline anywhere
+    }
+
+    private static long truncateHuge(double v) {
+        return v >= 0x1p64 ? -1L : (long) (v - 0x1p63) ^ Long.MIN_VALUE;
+    }
+
+    /**
+     * {@return the code of every f32 for a {@link #SMALL} floating type or pred, by its folded index}
+     * (shared, do not write; null for the integer types, which truncate). The index of an f32 with
+     * bits {@code b} is its high 16 bits with bit 0 or'ed with "some of the low 16 bits are set":
+     * {@code (b >>> 16) | (b & 0xFFFF ? 1 : 0)}. That is exact for every format here: each has at
+     * most 4 fraction bits (f8e3m4), so the bit that decides the rounding lies at least two bits
+     * above bit 0 of the index, and everything below it only matters as "zero or not" (the sticky
+     * bit of round to nearest even; NaN or not for an all-ones exponent; zero or not for pred). The
+     * entry of index {@code i} is the codec's code of the f32 {@code i << 16}, which has the same
+     * decisions. {@code ElementIOFastPathTest} checks every index with several low halves.
+     */
+    static synchronized byte[] smallCodes(ElementType type) {
+        if (type.isIntegral()) {
+            return null;
+        }
+        byte[] c = SMALL_CODES[type.ordinal()];
+        if (c == null) {
+            c = new byte[1 << 16];
+            for (int i = 0; i < c.length; i++) {
+                c[i] = (byte) ElementCodec.fromFloat(type, Float.intBitsToFloat(i << 16));
+            }
+            SMALL_CODES[type.ordinal()] = c;
+        }
+        return c;
+    }
+
+    /**
+     * {@return {@code v} rounded to an f32 toward zero, with bit 0 set when that was inexact}
+     * ("round to odd"): a second rounding of the result to a format of at most 22 fraction bits
+     * (bf16, f16, the minifloats) gives what one rounding of {@code v} would. Out of the f32 range it
+     * gives ±{@code Float.MAX_VALUE}, which every such format rounds as it would {@code v}.
+     */
+    static float roundToOddFloat(double v) {
+        float f = (float) v;
+        if (f == v || v != v) {
+            return f;
+        }
+        int b = Float.floatToRawIntBits(f);
+        if (Math.abs((double) f) > Math.abs(v)) {
+            b--;   // one step toward zero: sign-magnitude bits step the magnitude
+        }
+        return Float.intBitsToFloat(b | 1);
     }
 
     private static void setFloatRare(Array a, long slot, float v) {
@@ -245,11 +334,17 @@ final class ElementIO {
     }
 
     static void setDouble(Array a, long slot, double v) {
-        MemorySegment s = a.segment;
-        switch (a.kind) {
-            case F32 -> s.set(JAVA_FLOAT_UNALIGNED, slot << 2, (float) v);
-            case F64 -> s.set(JAVA_DOUBLE_UNALIGNED, slot << 3, v);
-            default -> setDoubleRare(a, slot, v);
+        int k = a.kind;
+        if (k == F64) {
+            a.segment.set(JAVA_DOUBLE_UNALIGNED, slot << 3, v);
+        } else if (k == F32) {
+            a.segment.set(JAVA_FLOAT_UNALIGNED, slot << 2, (float) v);
+        } else if (k == INT || (k == SMALL && a.smallCodes == null)) {
+            writeInline(a, slot, truncate(v));
+        } else if (k == OTHER) {
+            setDoubleRare(a, slot, v);
+        } else {   // bf16, f16, the minifloats, pred: one rounding of the exact value
+            setFloat(a, slot, roundToOddFloat(v));
         }
     }
 
@@ -262,11 +357,23 @@ final class ElementIO {
     }
 
     static void setLong(Array a, long slot, long v) {
-        switch (a.type) {
-            case F32 -> a.segment.set(JAVA_FLOAT_UNALIGNED, slot << 2, (float) v);
-            case F64 -> a.segment.set(JAVA_DOUBLE_UNALIGNED, slot << 3, (double) v);
-            case C64, C128 -> setComplex(a, slot, (double) v, 0);
-            default -> writeRaw(a, slot, ElementCodec.fromLong(a.type, v));
+        int k = a.kind;
+        if (k == INT || (k == SMALL && a.smallCodes == null)) {   // integers keep the low bits
+            writeInline(a, slot, v);
+        } else if (k == F32) {
+            a.segment.set(JAVA_FLOAT_UNALIGNED, slot << 2, (float) v);
+        } else if (k == F64) {
+            a.segment.set(JAVA_DOUBLE_UNALIGNED, slot << 3, (double) v);
+        } else {
+            setLongRare(a, slot, v);
+        }
+    }
+
+    private static void setLongRare(Array a, long slot, long v) {
+        if (a.type.isComplex()) {
+            setComplex(a, slot, (double) v, 0);
+        } else {
+            writeRaw(a, slot, ElementCodec.fromLong(a.type, v));
         }
     }
 
