@@ -27,12 +27,16 @@ import java.lang.foreign.MemorySegment;
  * integers, the fp8/fp6/fp4 types, packed or not) through a 256-entry table of values, and the
  * 16/32/64-bit integers sign- or zero-extended. The writers are inline for the same kinds: the
  * narrow floating types and pred encode through a 64 Ki-entry table ({@link #smallCodes}), the
- * integer types truncate ({@link #truncate}), and every non-f32 write goes through one segment
- * access per width ({@code writeInline}). Only u64 and complex types go out of line ({@code *Rare}). This matters for loops whose profile was polluted
- * by other arrays: every path that the profile saw is compiled into the loop, and a single call on
- * any of them stops C2 from hoisting the array's fields and the segment's checks out of the loop
- * (a call may write memory; the cost is measured in {@code docs/benchmarks.md}). Helpers called from one case
- * are kept under 35 bytecodes (C2's size limit at call sites it does not consider frequent).
+ * integer types truncate ({@link #truncate}), and {@code setFloat} stores through one segment access
+ * per width ({@code writeInline}; f32 as its bits). Only u64 and complex types go out of line
+ * ({@code *Rare}). This matters for loops whose profile was polluted by other arrays: every path
+ * that the profile saw is compiled into the loop, and a single call on any of them stops C2 from
+ * hoisting the array's fields and the segment's checks out of the loop (a call may write memory;
+ * the cost is measured in {@code docs/benchmarks.md}). Helpers called from one case are kept under
+ * 35 bytecodes (C2's size limit at call sites it does not consider frequent). The limit that
+ * remains: C2 inlines an accessor into a loop only while the accessor's own compiled code is under
+ * {@code InlineSmallCode} (2500 bytes), and with every kind in its profile {@code Array.setFloat}
+ * compiles to about 2950 (docs/benchmarks.md, "Writes").
  *
  * <p>Packed sub-byte slots ({@code E(1|2|4)}) are read-modify-write of their byte: only the slot's
  * own bits change.
