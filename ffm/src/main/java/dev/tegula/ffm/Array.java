@@ -96,10 +96,10 @@ public final class Array {
     final float[] smallFloats;
     final double[] smallDoubles;
     /**
-     * For kind {@code SMALL} floating types and pred: the code of each f32 folded to 16 bits
-     * ({@link ElementIO#smallCodes}), else null (the integer types truncate instead).
+     * For kind {@code SMALL} floating types and pred: the codes of the f32s folded to 16 bits,
+     * built on the first write ({@link ElementIO.CodeTable}), else null (the integer types truncate).
      */
-    final byte[] smallCodes;
+    final ElementIO.CodeTable codeTable;
     /** The low {@code bitWidth} bits of the element type (for the inline integer writes). */
     final int codeMask;
     /** For kind {@code INT}: all ones for signed types, the width's mask for unsigned ones. */
@@ -154,7 +154,7 @@ public final class Array {
         kind = ElementIO.kindOf(type, bits);
         smallFloats = kind == ElementIO.SMALL ? ElementIO.smallFloats(type) : null;
         smallDoubles = kind == ElementIO.SMALL ? ElementIO.smallDoubles(type) : null;
-        smallCodes = kind == ElementIO.SMALL ? ElementIO.smallCodes(type) : null;
+        codeTable = kind == ElementIO.SMALL ? ElementIO.codeTable(type) : null;
         codeMask = type.bitWidth() >= 32 ? -1 : (1 << type.bitWidth()) - 1;
         intMask = ElementIO.intMask(type);
         long[] c = ArraySlots.carry(shape, strides);
