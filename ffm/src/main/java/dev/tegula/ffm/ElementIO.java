@@ -36,7 +36,7 @@ import java.lang.foreign.MemorySegment;
  * 35 bytecodes (C2's size limit at call sites it does not consider frequent). The limit that
  * remains: C2 inlines an accessor into a loop only while the accessor's own compiled code is under
  * {@code InlineSmallCode} (2500 bytes), and with every kind in its profile {@code Array.setFloat}
- * compiles to about 2950 (docs/benchmarks.md, "Writes").
+ * compiles to about 3050 (docs/benchmarks.md, "Writes").
  *
  * <p>Packed sub-byte slots ({@code E(1|2|4)}) are read-modify-write of their byte: only the slot's
  * own bits change.

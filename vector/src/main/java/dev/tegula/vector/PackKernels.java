@@ -19,7 +19,7 @@ final class PackKernels {
     private PackKernels() {
     }
 
-    /** Shorts of the preferred width (256 or 512 bits): one iteration handles this many bytes of pairs. */
+    /** The preferred width (256 or 512 bits): one step reads {@link #STEP} one-per-byte elements as pairs in shorts. */
     private static final VectorSpecies<Short> SW = ShortVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Byte> BW = ByteVector.SPECIES_PREFERRED;
     /** Bytes of half the preferred width: the packed side of one iteration. */
