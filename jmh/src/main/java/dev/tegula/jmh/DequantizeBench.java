@@ -32,7 +32,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * of the output's bytes (64 MiB f32, 32 MiB bf16) in the same fork. {@code dequantize} and
  * {@code copy} run on one thread; {@code dequantize2} and {@code copy2} on two (the copy split in two
  * halves). Ratio = copy time / dequantize time. Source blocks are random bytes with small finite f16
- * scales; buffers use 4 KiB pages.
+ * scales; buffers use 4 KiB pages. {@code vectorCopy} copies the same bytes with Vector API loads and
+ * stores ({@link VectorCopy}): the least time a kernel that writes them through the cache can take.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -115,6 +116,12 @@ public class DequantizeBench {
     @Benchmark
     public MemorySegment copy() {
         MemorySegment.copy(copySrc, 0, copyDst, 0, bytes);
+        return copyDst;
+    }
+
+    @Benchmark
+    public MemorySegment vectorCopy() {
+        VectorCopy.copy(copySrc, copyDst, bytes);
         return copyDst;
     }
 

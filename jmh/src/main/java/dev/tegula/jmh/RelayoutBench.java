@@ -30,7 +30,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The relayout cases of the engine against {@code MemorySegment.copy} of the same bytes, in the
  * same fork. Arrays are 64–256 MiB so nothing fits in cache. {@code relayout} and {@code copy} run
- * on one thread; {@code relayout2} and {@code copy2} on two (the copy split in two halves).
+ * on one thread; {@code relayout2} and {@code copy2} on two (the copy split in two halves);
+ * {@code vectorCopy} is the second baseline ({@link VectorCopy}; one thread, in the report as "vector copy").
  * Report ({@link Report}): bytes/s = {@link RelayoutCases.Case#bytes} / time; ratio = copy time / relayout time.
  *
  * <p>{@code pages}: {@code huge} allocates every buffer, the copy baseline's included, through
@@ -190,6 +191,13 @@ public class RelayoutBench {
     @Benchmark
     public MemorySegment copy() {
         MemorySegment.copy(srcCopy, 0, copyDst, 0, bytes);
+        return copyDst;
+    }
+
+    /** The same bytes copied with Vector API loads and stores, on the same pages ({@link VectorCopy}). */
+    @Benchmark
+    public MemorySegment vectorCopy() {
+        VectorCopy.copy(srcCopy, copyDst, bytes);
         return copyDst;
     }
 

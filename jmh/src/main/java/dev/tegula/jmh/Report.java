@@ -27,7 +27,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *
  * <p>Usage: {@code ./run bench --report [--quick] [--fresh-only] [--pages huge,4k] [--out FILE] [case-substring ...]}.
  * Prints one table per page mode: one and two threads, each as GB/s, the copy's GB/s, the ratio in
- * a fresh fork and the ratio in a used one ({@code used=true}: other relayouts ran first).
+ * a fresh fork and the ratio in a used one ({@code used=true}: other relayouts ran first); on one
+ * thread also the ratio of {@code vectorCopy} ({@link VectorCopy}: the same bytes copied with Vector
+ * API loads and stores, so every destination line is read before it is written), the most a kernel
+ * that writes through the cache can reach.
  */
 public final class Report {
     private Report() {
@@ -57,7 +60,7 @@ public final class Report {
         // fresh forks: relayout and copy on one and two threads; used forks: the relayouts only, against
         // the copy of the fresh fork (MemorySegment.copy is an intrinsic: a polluted profile does not touch it)
         Map<String, Double> medians = new LinkedHashMap<>();
-        run(quick, cases, pagesModes, false, "(relayout|copy)2?", medians);
+        run(quick, cases, pagesModes, false, "(relayout|copy|vectorCopy)2?", medians);
         if (withUsed) {
             run(quick, cases, pagesModes, true, "relayout2?", medians);
         }
@@ -67,9 +70,10 @@ public final class Report {
                 jdk.incubator.vector.IntVector.SPECIES_PREFERRED.vectorBitSize(), hugePagesWork()));
         for (String pages : pagesModes) {
             sb.append(String.format(Locale.ROOT, "pages: %s (GB/s of the case's bytes; ratio = copy time / relayout time,"
-                    + " medians; used = after other relayouts in the same fork)%n%n", pages));
-            sb.append("| case | relayout | bytes | 1T GB/s | copy GB/s | ratio | used | 2T GB/s | copy GB/s | ratio | used |\n");
-            sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                    + " medians; used = after other relayouts in the same fork; vector copy = copy time / time of"
+                    + " the same copy in Vector API loads and stores)%n%n", pages));
+            sb.append("| case | relayout | bytes | 1T GB/s | copy GB/s | ratio | used | vector copy | 2T GB/s | copy GB/s | ratio | used |\n");
+            sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             for (String c : cases) {
                 RelayoutCases.Case k = RelayoutCases.parse(c);
                 ArrayShape[] s = {k.from(), k.to()};
@@ -77,13 +81,14 @@ public final class Report {
                 Double r1 = medians.get(key(c, pages, false, "relayout"));
                 Double c1 = medians.get(key(c, pages, false, "copy"));
                 Double u1 = medians.get(key(c, pages, true, "relayout"));
+                Double v1 = medians.get(key(c, pages, false, "vectorCopy"));
                 Double r2 = medians.get(key(c, pages, false, "relayout2"));
                 Double c2 = medians.get(key(c, pages, false, "copy2"));
                 Double u2 = medians.get(key(c, pages, true, "relayout2"));
                 String target = s[0].elementType() == s[1].elementType() ? "`" + s[1].layout() + "`" : "`" + s[1] + "`";
-                sb.append(String.format(Locale.ROOT, "| %s | `%s` → %s | %d MiB | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                sb.append(String.format(Locale.ROOT, "| %s | `%s` → %s | %d MiB | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
                         c.split("\\|")[0], s[0], target, bytes >> 20,
-                        gbs(bytes, r1), gbs(bytes, c1), ratio(c1, r1), ratio(c1, u1),
+                        gbs(bytes, r1), gbs(bytes, c1), ratio(c1, r1), ratio(c1, u1), ratio(c1, v1),
                         gbs(bytes, r2), gbs(bytes, c2), ratio(c2, r2), ratio(c2, u2)));
             }
             sb.append("\n");
