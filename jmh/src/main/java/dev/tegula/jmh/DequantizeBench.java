@@ -33,7 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code copy} run on one thread; {@code dequantize2} and {@code copy2} on two (the copy split in two
  * halves). Ratio = copy time / dequantize time. Source blocks are random bytes with small finite f16
  * scales; buffers use 4 KiB pages. {@code vectorCopy} copies the same bytes with Vector API loads and
- * stores ({@link VectorCopy}): the least time a kernel that writes them through the cache can take.
+ * stores ({@link VectorCopy}): what storing the output through the cache costs, with as many bytes read.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -29,8 +29,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * Prints one table per page mode: one and two threads, each as GB/s, the copy's GB/s, the ratio in
  * a fresh fork and the ratio in a used one ({@code used=true}: other relayouts ran first); on one
  * thread also the ratio of {@code vectorCopy} ({@link VectorCopy}: the same bytes copied with Vector
- * API loads and stores, so every destination line is read before it is written), the most a kernel
- * that writes through the cache can reach.
+ * API loads and stores, so every destination line is read before it is written), about the most a
+ * kernel that reads and writes as many bytes through the cache can reach.
  */
 public final class Report {
     private Report() {

@@ -9,8 +9,8 @@ import jdk.incubator.vector.VectorSpecies;
  * The second baseline of the benchmarks: a copy written with Vector API loads and stores of the
  * preferred width, as any Tegula kernel writes. {@code MemorySegment.copy} of tens of MiB uses
  * streaming stores, which the Vector API does not have; every line this loop writes is read for
- * ownership first, so its time is the least a kernel that writes the same bytes through the cache
- * can take. Comparing a kernel with both baselines separates that cost from the kernel's own.
+ * ownership first, so its time is about the least a kernel that reads and writes as many bytes
+ * through the cache can take. Comparing a kernel with both baselines separates that cost from the kernel's own.
  */
 final class VectorCopy {
     private VectorCopy() {
