@@ -25,18 +25,20 @@ import java.lang.foreign.MemorySegment;
  * per array, and every common kind is a few instructions written inline with no call: f32 and f64
  * directly, bf16 and f16 by their bits, every slot of at most 8 bits (pred, 8-bit and sub-byte
  * integers, the fp8/fp6/fp4 types, packed or not) through a 256-entry table of values, and the
- * 16/32/64-bit integers sign- or zero-extended. The writers are inline for the same kinds: the
- * narrow floating types and pred encode through a 64 Ki-entry table ({@link CodeTable}), the
- * integer types truncate ({@link #truncate}), and {@code setFloat} stores through one segment access
- * per width ({@code writeInline}; f32 as its bits). Only u64 and complex types go out of line
- * ({@code *Rare}). This matters for loops whose profile was polluted by other arrays: every path
- * that the profile saw is compiled into the loop, and a single call on any of them stops C2 from
- * hoisting the array's fields and the segment's checks out of the loop (a call may write memory;
- * the cost is measured in {@code docs/benchmarks.md}). Helpers called from one case are kept under
- * 35 bytecodes (C2's size limit at call sites it does not consider frequent). The limit that
- * remains: C2 inlines an accessor into a loop only while the accessor's own compiled code is under
- * {@code InlineSmallCode} (2500 bytes), and with every kind in its profile {@code Array.setFloat}
- * compiles to about 3050 (docs/benchmarks.md, "Writes").
+ * 16/32/64-bit integers sign- or zero-extended. The writers cover the same kinds without a codec
+ * call: the narrow floating types and pred encode through a 64 Ki-entry table ({@link CodeTable}),
+ * the integer types truncate ({@link #truncate}) and store through one segment access per width
+ * ({@code writeInline}). Only u64 and complex types go to the codec ({@code *Rare}). This matters for
+ * loops whose profile was polluted by other arrays: every path that the profile saw is compiled
+ * into the loop, and a single call on any of them stops C2 from hoisting the array's fields and the
+ * segment's checks out of the loop (a call may write memory; the cost is measured in
+ * {@code docs/benchmarks.md}). Helpers called from one case are kept under 35 bytecodes (C2's size
+ * limit at call sites it does not consider frequent), with one exception on purpose:
+ * {@code setFloat} writes f32, bf16, f16 and f64 itself and hands the narrow kinds to
+ * {@code setFloatNarrow}, which stays out of line where it is rare. C2 inlines an accessor into a
+ * loop only while the accessor's own compiled code is under {@code InlineSmallCode} (2500 bytes);
+ * with every kind inline {@code Array.setFloat} compiled to 3056 bytes after a polluted profile,
+ * with the split to 1592-1952 (docs/benchmarks.md, "Writes").
  *
  * <p>Packed sub-byte slots ({@code E(1|2|4)}) are read-modify-write of their byte: only the slot's
  * own bits change.
