@@ -163,12 +163,28 @@ final class Kernels {
             }
             return;
         }
-        outer(nest, src, dst, b, from, to, split, 0, end, skip, nest.srcOffset(), nest.dstOffset(), m);
+        boolean dstStrips = m == Mode.TRANSPOSE && dstStrips(nest, skip);
+        outer(nest, src, dst, b, from, to, split, 0, end, skip, nest.srcOffset(), nest.dstOffset(), m, dstStrips);
+    }
+
+    /**
+     * {@return true if the transposes of this nest should go in destination-row strips}: when the
+     * innermost outer loop (the one around the kernel's calls) steps the destination by exactly the
+     * extent of the kernel's destination rows (so consecutive calls continue the same destination
+     * rows) and does not continue the source rows the same way. See {@link TransposeKernels#direct}.
+     */
+    static boolean dstStrips(LoopNest nest, int skip) {
+        int inner = nest.depth() - 1;
+        int q = inner - 1 == skip ? inner - 2 : inner - 1;
+        if (q < 0 || nest.extents()[q] < 2) {
+            return false;
+        }
+        return nest.dstStrides()[q] == nest.extents()[inner] && nest.srcStrides()[q] != nest.extents()[skip];
     }
 
     /** Walks loops [level, end) except {@code skip}, then calls the kernel of the mode. */
     private static void outer(LoopNest nest, MemorySegment src, MemorySegment dst, int b, long from, long to,
-                              int split, int level, int end, int skip, long so, long dO, Mode mode) {
+                              int split, int level, int end, int skip, long so, long dO, Mode mode, boolean dstStrips) {
         if (level == skip) {
             level++;
         }
@@ -177,7 +193,7 @@ final class Kernels {
             switch (mode) {
                 case RUNS -> MemorySegment.copy(src, so * b, dst, dO * b, nest.extents()[inner] * b);
                 case TRANSPOSE -> transpose(src, so, dst, dO, b, nest.extents()[skip], nest.dstStrides()[skip], nest.extents()[inner],
-                        nest.srcStrides()[inner]);
+                        nest.srcStrides()[inner], dstStrips);
                 case STRIDED -> element(src, so, dst, dO, b);
             }
             return;
@@ -192,7 +208,7 @@ final class Kernels {
             return;
         }
         for (long i = lo; i < hi; i++) {
-            outer(nest, src, dst, b, from, to, split, level + 1, end, skip, so + i * s, dO + i * t, mode);
+            outer(nest, src, dst, b, from, to, split, level + 1, end, skip, so + i * s, dO + i * t, mode, dstStrips);
         }
     }
 
@@ -242,6 +258,12 @@ final class Kernels {
      */
     static void transpose(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
                           long sJ) {
+        transpose(src, so, dst, dO, b, nI, tI, nJ, sJ, false);
+    }
+
+    /** {@link #transpose(MemorySegment, long, MemorySegment, long, int, long, long, long, long)}; {@code dstStrips} as {@link TransposeKernels#transpose}. */
+    static void transpose(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
+                          long sJ, boolean dstStrips) {
         if (VECTOR && b == 2 && nJ == 2 && tI == 2) {
             zip2(src, so, sJ, dst, dO, nI);
             return;
@@ -253,7 +275,7 @@ final class Kernels {
         long i0 = 0;
         long j0 = 0;
         if (TransposeKernels.applies(b, nI, nJ) && !VIA_SCRATCH) {
-            TransposeKernels.transpose(src, so, dst, dO, b, nI, tI, nJ, sJ);
+            TransposeKernels.transpose(src, so, dst, dO, b, nI, tI, nJ, sJ, dstStrips);
             return;
         }
         if (VECTOR && (b == 4 || b == 2) && nI >= 8 && nJ >= 8) {

@@ -15,14 +15,16 @@ import jdk.incubator.vector.VectorSpecies;
  * source rows by {@link #BLOCK_I} elements of each row, walked source-row strips first (all blocks
  * of a band of source rows, then the next band), so the block's source rows and destination lines
  * stay in L2 and in the TLB. The inner level walks a block strip by strip ({@code T} source rows at
- * a time, across the block) in square tiles of {@code T×T} elements transposed in registers: 16×16
- * with 512-bit vectors (AVX-512: 16 int lanes, the 16 shorts of a 256-bit vector), 8×8 otherwise.
- * A 16×16 tile is four rounds of two-source permutes ({@code selectFrom} of two vectors, one
- * {@code vpermt2d}/{@code vpermt2w} each on AVX-512); each round swaps one bit of the row index
- * with the same bit of the lane index. Tiles are stored straight into the destination, and a step
- * along a strip covers {@code max(T, 64 / b)} destination elements, so that each destination row
- * of a step is written as whole 64-byte lines (two 16×16 tiles side by side for 2-byte elements).
- * Remainders (rows and columns beyond the last whole tile) go element by element.
+ * a time, across the block, or {@code T} destination rows at a time where the caller continues the
+ * destination rows in its next call: see {@link #direct}) in square tiles of {@code T×T} elements
+ * transposed in registers: 16×16 with 512-bit vectors (AVX-512: 16 int lanes, the 16 shorts of a
+ * 256-bit vector), 8×8 otherwise. A 16×16 tile is four rounds of two-source permutes
+ * ({@code selectFrom} of two vectors, one {@code vpermt2d}/{@code vpermt2w} each on AVX-512); each
+ * round swaps one bit of the row index with the same bit of the lane index. Tiles are stored
+ * straight into the destination, and a step along a strip covers {@code max(T, 64 / b)} destination
+ * elements, so that each destination row of a step is written as whole 64-byte lines (two 16×16
+ * tiles side by side for 2-byte elements). Remainders (rows and columns beyond the last whole tile)
+ * go element by element.
  *
  * <p>Stateless and thread-safe; threads share work by calling it on disjoint ranges of J.
  */
@@ -119,15 +121,20 @@ final class TransposeKernels {
     private static final ThreadLocal<MemorySegment> BAND = ThreadLocal.withInitial(
             () -> dev.tegula.ffm.HostMemory.allocate(java.lang.foreign.Arena.ofAuto(), BAND_BYTES, 64));
 
-    /** dst[dO + i·tI + j] = src[so + i + j·sJ] for i < nI, j < nJ, element units; see the class documentation. */
+    /**
+     * dst[dO + i·tI + j] = src[so + i + j·sJ] for i < nI, j < nJ, element units; see the class
+     * documentation. {@code dstStrips}: walk each block in strips of destination rows (see
+     * {@link #direct(MemorySegment, long, MemorySegment, long, int, long, long, long, long, long, long, boolean)}).
+     */
     static void transpose(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
-                          long sJ) {
+                          long sJ, boolean dstStrips) {
         long bandRows = BAND_BYTES <= 0 ? 0 : BAND_BYTES / (nJ * b) / TILE * TILE;
         if (tI == nJ && bandRows >= TILE) {
             banded(src, so, dst, dO, b, nI, nJ, sJ, Math.min(bandRows, nI - nI % TILE));
             return;
         }
-        direct(src, so, dst, dO, b, nI, tI, nJ, sJ);
+        direct(src, so, dst, dO, b, nI, tI, nJ, sJ, block(BLOCK_I, sJ * b, tI * b), block(BLOCK_J, sJ * b, tI * b),
+                dstStrips);
     }
 
     /**
@@ -141,7 +148,8 @@ final class TransposeKernels {
         long fullI = nI - nI % TILE;
         for (long i0 = 0; i0 < fullI; i0 += bandRows) {
             long r = Math.min(bandRows, fullI - i0);
-            direct(src, so + i0, band, 0, b, r, nJ, nJ, sJ);
+            direct(src, so + i0, band, 0, b, r, nJ, nJ, sJ, block(BLOCK_I, sJ * b, nJ * b),
+                    block(BLOCK_J, sJ * b, nJ * b), false);
             MemorySegment.copy(band, 0, dst, (dO + i0 * nJ) * b, r * nJ * b);
         }
         for (long j = 0; j < nJ; j++) {
@@ -149,15 +157,19 @@ final class TransposeKernels {
         }
     }
 
-    /** The transpose with tiles stored straight into the destination. */
+    /**
+     * The transpose with tiles stored straight into the destination, in blocks of {@code blockI} by
+     * {@code blockJ} elements (multiples of 32). Inside a block the tiles go in strips of
+     * {@code T} source rows across the block ({@code dstStrips} false: each source row of the strip
+     * is read as one run) or of {@code T} destination rows ({@code dstStrips} true: each destination
+     * row of the strip is written as one run). The caller asks for destination strips where its next
+     * call continues the destination rows of this one and not the source rows (the 4-D reversal: its
+     * innermost outer loop steps the destination by exactly one row's {@code nJ} elements): measured
+     * on Zen 4, 64⁴ (3,2,1,0), 30 against 20 ms (docs/benchmarks.md); source strips were faster in
+     * every other case.
+     */
     static void direct(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
-                       long sJ) {
-        direct(src, so, dst, dO, b, nI, tI, nJ, sJ, block(BLOCK_I, sJ * b, tI * b), block(BLOCK_J, sJ * b, tI * b));
-    }
-
-    /** {@link #direct} with blocks of {@code blockI} by {@code blockJ} elements (multiples of 32). */
-    static void direct(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
-                       long sJ, long blockI, long blockJ) {
+                       long sJ, long blockI, long blockJ, boolean dstStrips) {
         int t = TILE;
         MemorySegment w = TILE_BUFFER.get();
         int tj = Math.max(t, 64 / b);             // destination elements per step: whole 64-byte lines
@@ -169,6 +181,16 @@ final class TransposeKernels {
             long jEnd = Math.min(fullJ, jb + blockJ);
             for (long ib = 0; ib < fullI; ib += blockI) {
                 long iEnd = Math.min(fullI, ib + blockI);
+                if (dstStrips) {
+                    for (long i = ib; i < iEnd; i += t) {
+                        long srcCol = (so + i) * b;
+                        long dstRows = (dO + i * tI) * b;
+                        for (long j = jb; j < jEnd; j += tj) {
+                            step(src, srcCol + j * sRow, sRow, dst, dstRows + j * b, dRow, b, t, tj, w);
+                        }
+                    }
+                    continue;
+                }
                 for (long j = jb; j < jEnd; j += tj) {
                     long srcStrip = (so + j * sJ) * b;
                     long dstCol = (dO + j) * b;
@@ -180,9 +202,12 @@ final class TransposeKernels {
                 }
             }
         }
-        // remainders: columns i >= fullI for every j; rows j >= fullJ for i < fullI
-        for (long j = 0; j < nJ; j++) {
-            Kernels.stridedLine(src, so + fullI + j * sJ, 1, dst, dO + fullI * tI + j, tI, nI - fullI, b);
+        // remainders: columns i >= fullI for every j (skipped when there are none: a batched
+        // transpose of small tiles calls this thousands of times); rows j >= fullJ for i < fullI
+        if (fullI < nI) {
+            for (long j = 0; j < nJ; j++) {
+                Kernels.stridedLine(src, so + fullI + j * sJ, 1, dst, dO + fullI * tI + j, tI, nI - fullI, b);
+            }
         }
         for (long j = fullJ; j < nJ; j++) {
             Kernels.stridedLine(src, so + j * sJ, 1, dst, dO + j, tI, fullI, b);

@@ -2,6 +2,8 @@ package dev.tegula.vector;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Shape;
@@ -30,8 +32,9 @@ class TransposeKernelsTest {
                                      @ForAll @IntRange(min = 0, max = 5) int padJ,
                                      @ForAll @IntRange(min = 0, max = 9) int so,
                                      @ForAll @IntRange(min = 0, max = 9) int dO,
-                                     @ForAll boolean shorts) {
-        check(shorts ? 2 : 4, nI, nJ, nI + padI, nJ + padJ, so, dO);
+                                     @ForAll boolean shorts,
+                                     @ForAll boolean dstStrips) {
+        check(shorts ? 2 : 4, nI, nJ, nI + padI, nJ + padJ, so, dO, dstStrips);
     }
 
     @Test
@@ -57,12 +60,37 @@ class TransposeKernelsTest {
         for (String c : new String[] {"f32[67,1041]{1,0}|{0,1}", "bf16[1100,35]{1,0}|{0,1}",
             "f32[3,50,33]{2,1,0}|{0,1,2}", "f32[5,40,48]{2,1,0}|{1,2,0}", "bf16[4,33,64]{2,1,0}|{1,2,0}",
             "f32[9,17,18,19]{3,2,1,0}|{0,1,2,3}", "f32[16,17,18,33]{3,2,1,0}|{1,3,2,0}",
-            "bf16[16,17,18,33]{3,2,1,0}|{0,1,2,3}"}) {
+            "bf16[16,17,18,33]{3,2,1,0}|{0,1,2,3}",
+            // 4-D reversals whose transposes go in destination strips (Kernels.dstStrips), remainders on both sides
+            "f32[20,3,5,33]{3,2,1,0}|{0,1,2,3}", "bf16[36,2,5,40]{3,2,1,0}|{0,1,2,3}"}) {
             String[] p = c.split("\\|");
             ArrayShape from = (ArrayShape) Shape.parse(p[0]);
             ArrayShape to = (ArrayShape) Shape.parse(from.toStringWithoutLayout() + p[1]);
             RelayoutProperties.check(from, to);
         }
+    }
+
+    @Test
+    void destinationStripsWhereOnlyTheDestinationRowsContinue() {
+        // the nests of RelayoutBench's transposes, in destination order (outermost first)
+        // f32[64,64,64,64] (3,2,1,0): loops d, c, b, a; the kernel pairs d (source-contiguous) with a
+        assertTrue(Kernels.dstStrips(nest(new long[] {64, 64, 64, 64}, new long[] {1, 64, 4096, 262144},
+                new long[] {262144, 4096, 64, 1}), 0));
+        // f32[256,512,512] (2,1,0): loop j continues the rows of both sides: source strips
+        assertFalse(Kernels.dstStrips(nest(new long[] {512, 512, 256}, new long[] {1, 512, 262144},
+                new long[] {131072, 256, 1}), 0));
+        // (0,2,1): the batch loop continues neither side's rows
+        assertFalse(Kernels.dstStrips(nest(new long[] {256, 512, 512}, new long[] {262144, 1, 512},
+                new long[] {262144, 512, 1}), 1));
+        // 64^4 (0,2,3,1): loop c continues the source rows
+        assertFalse(Kernels.dstStrips(nest(new long[] {64, 64, 64, 64}, new long[] {262144, 64, 1, 4096},
+                new long[] {262144, 4096, 64, 1}), 2));
+        // a plain 2-D transpose has no outer loop
+        assertFalse(Kernels.dstStrips(nest(new long[] {8192, 8192}, new long[] {1, 8192}, new long[] {8192, 1}), 0));
+    }
+
+    private static LoopNest nest(long[] n, long[] s, long[] t) {
+        return new LoopNest(n, s, t, 0, 0);
     }
 
     @Test
@@ -102,6 +130,11 @@ class TransposeKernelsTest {
 
     /** dst[dO + i·tI + j] = src[so + i + j·sJ]: the kernel against the element loop, over garbage-filled buffers. */
     private static void check(int b, int nI, int nJ, int sJ, int tI, int so, int dO) {
+        check(b, nI, nJ, sJ, tI, so, dO, false);
+        check(b, nI, nJ, sJ, tI, so, dO, true);
+    }
+
+    private static void check(int b, int nI, int nJ, int sJ, int tI, int so, int dO, boolean dstStrips) {
         try (Arena arena = Arena.ofConfined()) {
             long srcElems = so + (long) nJ * sJ + nI;
             long dstElems = dO + (long) nI * tI + nJ;
@@ -119,9 +152,9 @@ class TransposeKernelsTest {
                     MemorySegment.copy(src, (so + i + j * sJ) * b, ref, (dO + i * tI + j) * b, b);
                 }
             }
-            Kernels.transpose(src, so, fast, dO, b, nI, tI, nJ, sJ);
+            Kernels.transpose(src, so, fast, dO, b, nI, tI, nJ, sJ, dstStrips);
             assertArrayEquals(ref.toArray(ValueLayout.JAVA_BYTE), fast.toArray(ValueLayout.JAVA_BYTE),
-                    () -> "b=" + b + " nI=" + nI + " nJ=" + nJ + " sJ=" + sJ + " tI=" + tI + " so=" + so + " dO=" + dO);
+                    () -> "dstStrips=" + dstStrips + " b=" + b + " nI=" + nI + " nJ=" + nJ + " sJ=" + sJ + " tI=" + tI + " so=" + so + " dO=" + dO);
         }
     }
 }
