@@ -133,8 +133,7 @@ final class TransposeKernels {
             banded(src, so, dst, dO, b, nI, nJ, sJ, Math.min(bandRows, nI - nI % TILE));
             return;
         }
-        direct(src, so, dst, dO, b, nI, tI, nJ, sJ, block(BLOCK_I, sJ * b, tI * b), block(BLOCK_J, sJ * b, tI * b),
-                dstStrips);
+        direct(src, so, dst, dO, b, nI, tI, nJ, sJ, dstStrips);
     }
 
     /**
@@ -148,13 +147,19 @@ final class TransposeKernels {
         long fullI = nI - nI % TILE;
         for (long i0 = 0; i0 < fullI; i0 += bandRows) {
             long r = Math.min(bandRows, fullI - i0);
-            direct(src, so + i0, band, 0, b, r, nJ, nJ, sJ, block(BLOCK_I, sJ * b, nJ * b),
-                    block(BLOCK_J, sJ * b, nJ * b), false);
+            direct(src, so + i0, band, 0, b, r, nJ, nJ, sJ, false);
             MemorySegment.copy(band, 0, dst, (dO + i0 * nJ) * b, r * nJ * b);
         }
         for (long j = 0; j < nJ; j++) {
             Kernels.stridedLine(src, so + fullI + j * sJ, 1, dst, dO + fullI * nJ + j, nJ, nI - fullI, b);
         }
+    }
+
+    /** {@link #direct(MemorySegment, long, MemorySegment, long, int, long, long, long, long, long, long, boolean)} with the blocks of {@link #block}. */
+    private static void direct(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
+                               long sJ, boolean dstStrips) {
+        direct(src, so, dst, dO, b, nI, tI, nJ, sJ, block(BLOCK_I, sJ * b, tI * b), block(BLOCK_J, sJ * b, tI * b),
+                dstStrips);
     }
 
     /**
