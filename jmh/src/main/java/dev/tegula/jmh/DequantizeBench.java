@@ -3,6 +3,7 @@ package dev.tegula.jmh;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
+import dev.tegula.ffm.HostMemory;
 import dev.tegula.vector.Dequantize;
 import dev.tegula.vector.QuantBlock;
 import java.lang.foreign.Arena;
@@ -32,7 +33,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * of the output's bytes (64 MiB f32, 32 MiB bf16) in the same fork. {@code dequantize} and
  * {@code copy} run on one thread; {@code dequantize2} and {@code copy2} on two (the copy split in two
  * halves). Ratio = copy time / dequantize time. Source blocks are random bytes with small finite f16
- * scales; buffers use 4 KiB pages. {@code vectorCopy} copies the same bytes with Vector API loads and
+ * scales. {@code pages}: as in {@link RelayoutBench}, {@code huge} allocates every buffer (blocks,
+ * destination, the copy's two) through {@link HostMemory} on transparent huge pages, {@code 4k}
+ * through the same call with the huge-page request off; the setup prints which pages each buffer got. {@code vectorCopy} copies the same bytes with Vector API loads and
  * stores ({@link VectorCopy}): what storing the output through the cache costs, with as many bytes read.
  */
 @State(Scope.Benchmark)
@@ -51,6 +54,10 @@ public class DequantizeBench {
     @Param({"f32", "bf16_T"})
     public String target;
 
+    /** {@code huge}: buffers on transparent huge pages; {@code 4k}: without the huge-page request. */
+    @Param({"huge", "4k"})
+    public String pages;
+
     private Arena arena;
     private QuantBlock q;
     private MemorySegment blocks;
@@ -66,8 +73,9 @@ public class DequantizeBench {
         ArrayShape shape = (ArrayShape) Shape.parse(target.equals("f32") ? "f32[4096,4096]{1,0}"
                 : "bf16[4096,4096]{1,0:T(8,128)(2,1)}");
         arena = Arena.ofShared();
+        System.setProperty(HostMemory.PROPERTY, String.valueOf(pages.equals("huge")));
         long n = shape.elementCount() / q.blockSize();
-        blocks = arena.allocate(n * q.blockBytes(), 4096);
+        blocks = HostMemory.allocate(arena, n * q.blockBytes(), 4096);
         Random r = new Random(1);
         for (long i = 0; i < blocks.byteSize(); i += 8) {
             blocks.set(ValueLayout.JAVA_LONG_UNALIGNED, i, r.nextLong());
@@ -85,14 +93,18 @@ public class DequantizeBench {
                         Float.floatToFloat16((float) r.nextGaussian() * 0.01f));
             }
         }
-        dst = Array.allocate(arena, shape);
         bytes = shape.bufferSize();
-        copySrc = arena.allocate(bytes, 4096);
-        copyDst = arena.allocate(bytes, 4096);
+        dst = Array.wrap(HostMemory.allocate(arena, bytes, 4096), shape);
+        copySrc = HostMemory.allocate(arena, bytes, 4096);
+        copyDst = HostMemory.allocate(arena, bytes, 4096);
         copySrc.fill((byte) 3);
         copyDst.fill((byte) 1);
         dst.segment().fill((byte) 1);
         pool = Executors.newFixedThreadPool(2);
+        System.out.println("# pages: " + pages + ", AnonHugePages MiB of blocks/dst/copy src/copy dst: "
+                + RelayoutBench.hugeMiB(blocks) + "/" + RelayoutBench.hugeMiB(dst.segment()) + "/"
+                + RelayoutBench.hugeMiB(copySrc) + "/" + RelayoutBench.hugeMiB(copyDst) + " (of "
+                + (blocks.byteSize() >> 20) + "/" + (bytes >> 20) + "/" + (bytes >> 20) + "/" + (bytes >> 20) + ")");
     }
 
     @TearDown(Level.Trial)

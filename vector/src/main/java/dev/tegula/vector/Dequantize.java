@@ -168,19 +168,21 @@ public final class Dequantize {
      * Tile rows {@code [from, to)} (8 matrix rows each) into {@code bf16[rows,cols]{1,0:T(8,128)(2,1)}}:
      * rows {@code 2k} and {@code 2k+1} go to f32 buffers, and each 128-column piece of the pair is
      * rounded and interleaved into its tile (256 contiguous bf16: {@code a0 b0 a1 b1 ...}). Q8_0 and
-     * Q4_0 do it in registers, with no f32 buffer ({@code DequantizeKernels.q8_0Bf16Pair}).
+     * Q4_0 do it in registers, with no f32 buffer, tile after tile ({@code DequantizeKernels.q8_0Bf16Tiles}).
      */
     private static void bf16Tiles(QuantBlock q, MemorySegment src, MemorySegment dst, long cols, long from, long to) {
         long rowBytes = cols / q.blockSize() * q.blockBytes();
         long blocks = cols / q.blockSize();
+        if ((q == QuantBlock.Q8_0 || q == QuantBlock.Q4_0) && cols <= DequantizeKernels.MAX_TILE_ROW_COLS) {
+            for (long t = from; t < to; t++) {   // tile by tile, no f32 buffer
+                fusedTileRow(q, src, dst, cols, rowBytes, t);
+            }
+            return;
+        }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment a = arena.allocate(cols * 4, 64);
             MemorySegment b = arena.allocate(cols * 4, 64);
             for (long t = from; t < to; t++) {
-                if (q == QuantBlock.Q8_0 || q == QuantBlock.Q4_0) {   // fused, tile by tile: no f32 buffer
-                    pairTiles(q, src, dst, cols, rowBytes, t);
-                    continue;
-                }
                 for (int k = 0; k < 4; k++) {
                     long r = 8 * t + 2 * k;
                     DequantizeKernels.run(q, src, r * rowBytes, a, 0, blocks);
@@ -192,17 +194,18 @@ public final class Dequantize {
         }
     }
 
-    /** Tile row {@code t} of a Q8_0 or Q4_0 matrix into its bf16 {@code T(8,128)(2,1)} tiles, a row pair at a time. */
-    private static void pairTiles(QuantBlock q, MemorySegment src, MemorySegment dst, long cols, long rowBytes, long t) {
-        long blocks = cols / q.blockSize();
-        for (int k = 0; k < 4; k++) {
-            long ra = (8 * t + 2 * k) * rowBytes;
-            long out = 2 * (t * cols * 8 + 256L * k);
-            if (q == QuantBlock.Q8_0) {
-                DequantizeKernels.q8_0Bf16Pair(src, ra, ra + rowBytes, blocks, dst, out);
-            } else {
-                DequantizeKernels.q4_0Bf16Pair(src, ra, ra + rowBytes, blocks, dst, out);
-            }
+    /**
+     * Tile row {@code t} of a Q8_0 or Q4_0 matrix into its bf16 {@code T(8,128)(2,1)} tiles, through
+     * slices of the tile row's 8 source rows and of its destination bytes (offsets inside the
+     * kernel's loop stay small, which made it measurably faster than offsets into the whole tensor).
+     */
+    private static void fusedTileRow(QuantBlock q, MemorySegment src, MemorySegment dst, long cols, long rowBytes, long t) {
+        MemorySegment rows = src.asSlice(8 * t * rowBytes, 8 * rowBytes);
+        MemorySegment out = dst.asSlice(16 * t * cols, 16 * cols);
+        if (q == QuantBlock.Q8_0) {
+            DequantizeKernels.q8_0Bf16Tiles(rows, rowBytes, cols, out);
+        } else {
+            DequantizeKernels.q4_0Bf16Tiles(rows, rowBytes, cols, out);
         }
     }
 

@@ -196,40 +196,46 @@ final class DequantizeKernels {
     }
 
     /**
-     * Q8_0 rows at {@code src[a]} and {@code src[b]}, {@code blocks} blocks each, dequantized, rounded
-     * to bf16 and stored straight into their row pair of each {@code T(8,128)(2,1)} tile (column
-     * {@code c} at byte {@code dstOff + (c / 128) * 2048 + (c % 128) * 4}): the same values as
-     * {@link #q8_0} then {@link #zipBf16}, with no f32 buffer in between.
+     * One tile row of a Q8_0 matrix into its bf16 {@code T(8,128)(2,1)} tiles: {@code src} holds the
+     * tile row's 8 matrix rows ({@code rowBytes} each, {@code cols / 32} blocks), {@code dst} the tile
+     * row's {@code cols * 16} bytes. Step {@code m} takes block {@code (m / 16) * 4 + m % 4} of rows
+     * {@code 2k} and {@code 2k + 1} ({@code k = (m / 4) % 4}) and writes its 32 column pairs, rounded and
+     * interleaved, at byte {@code 128 m}: the tiles are written whole, in order, one 128-byte run
+     * after the other. The same values as {@link #q8_0} then {@link #zipBf16}, with no f32 buffer.
+     * {@code cols} is a multiple of 128 and at most {@link #MAX_TILE_ROW_COLS}.
      */
-    static void q8_0Bf16Pair(MemorySegment src, long a, long b, long blocks, MemorySegment dst, long dstOff) {
-        for (long k = 0; k < blocks; k++) {
-            long sa = a + k * 34;
-            long sb = b + k * 34;
+    static void q8_0Bf16Tiles(MemorySegment src, long rowBytes, long cols, MemorySegment dst) {
+        int steps = (int) (cols / 8);
+        for (int m = 0; m < steps; m++) {
+            long sa = ((m >>> 2) & 3) * 2 * rowBytes + ((m >>> 4) * 4 + (m & 3)) * 34L;
+            long sb = sa + rowBytes;
             float da = f16(src, sa);
             float db = f16(src, sb);
-            long c = k * 32;
-            long o = dstOff + (c >>> 7) * 2048 + (c & 127) * 4;
+            long o = m * 128L;
             for (int j = 0; j < 32; j += L) {
                 zipPair(src, sa + 2 + j, sb + 2 + j, 0, -1, 0, da, db, dst, o + 4L * j);
             }
         }
     }
 
-    /** {@link #q8_0Bf16Pair} for Q4_0: the same values as {@link #q4_0} then {@link #zipBf16}. */
-    static void q4_0Bf16Pair(MemorySegment src, long a, long b, long blocks, MemorySegment dst, long dstOff) {
-        for (long k = 0; k < blocks; k++) {
-            long sa = a + k * 18;
-            long sb = b + k * 18;
+    /** {@link #q8_0Bf16Tiles} for Q4_0 (18-byte blocks): the same values as {@link #q4_0} then {@link #zipBf16}. */
+    static void q4_0Bf16Tiles(MemorySegment src, long rowBytes, long cols, MemorySegment dst) {
+        int steps = (int) (cols / 8);
+        for (int m = 0; m < steps; m++) {
+            long sa = ((m >>> 2) & 3) * 2 * rowBytes + ((m >>> 4) * 4 + (m & 3)) * 18L;
+            long sb = sa + rowBytes;
             float da = f16(src, sa);
             float db = f16(src, sb);
-            long c = k * 32;
-            long o = dstOff + (c >>> 7) * 2048 + (c & 127) * 4;
+            long o = m * 128L;
             for (int h = 0; h < 32; h += L) {   // low nibbles are columns 0..15, high nibbles 16..31
                 int j = h & 15;
                 zipPair(src, sa + 2 + j, sb + 2 + j, (h & 16) >>> 2, 0xF, 8, da, db, dst, o + 4L * h);
             }
         }
     }
+
+    /** The widest matrix {@link #q8_0Bf16Tiles} and {@link #q4_0Bf16Tiles} take (their step counter is an {@code int}). */
+    static final long MAX_TILE_ROW_COLS = 1L << 30;
 
     static void q4_1(MemorySegment src, long srcOff, MemorySegment dst, long dstOff, long blocks) {
         for (long b = 0; b < blocks; b++) {
