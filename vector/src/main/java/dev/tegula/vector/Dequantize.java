@@ -133,7 +133,8 @@ public final class Dequantize {
             return;
         }
         if (dims.length == 2 && shape.equals(ArrayShape.of(ElementType.BF16, dims).withLayout(BF16_T8X128_2X1))
-                && dims[0] % 8 == 0 && cols % 128 == 0 && RelayoutChecks.isDense(dst)) {
+                && dims[0] % 8 == 0 && cols % 128 == 0 && cols <= DequantizeKernels.MAX_TILE_ROW_COLS
+                && RelayoutChecks.isDense(dst)) {
             run(tasks, executor, dims[0] / 8, (from, to) -> bf16Tiles(q, src, dst.segment(), cols, from, to));
             return;
         }
@@ -165,31 +166,28 @@ public final class Dequantize {
     }
 
     /**
-     * Tile rows {@code [from, to)} (8 matrix rows each) into {@code bf16[rows,cols]{1,0:T(8,128)(2,1)}}:
-     * rows {@code 2k} and {@code 2k+1} go to f32 buffers, and each 128-column piece of the pair is
-     * rounded and interleaved into its tile (256 contiguous bf16: {@code a0 b0 a1 b1 ...}). Q8_0 and
-     * Q4_0 do it in registers, with no f32 buffer, tile after tile ({@code DequantizeKernels.q8_0Bf16Tiles}).
+     * Tile rows {@code [from, to)} (8 matrix rows each) into {@code bf16[rows,cols]{1,0:T(8,128)(2,1)}}
+     * ({@code cols} at most {@code DequantizeKernels.MAX_TILE_ROW_COLS}), each tile row's tiles written
+     * whole and in memory order. Q8_0 and Q4_0 round in registers with no f32 buffer
+     * ({@code DequantizeKernels.q8_0Bf16Tiles}); the other types dequantize the tile row's 8 rows
+     * into an f32 buffer and round and interleave from there ({@code DequantizeKernels.zipBf16Tiles}).
      */
     private static void bf16Tiles(QuantBlock q, MemorySegment src, MemorySegment dst, long cols, long from, long to) {
         long rowBytes = cols / q.blockSize() * q.blockBytes();
-        long blocks = cols / q.blockSize();
-        if ((q == QuantBlock.Q8_0 || q == QuantBlock.Q4_0) && cols <= DequantizeKernels.MAX_TILE_ROW_COLS) {
-            for (long t = from; t < to; t++) {   // tile by tile, no f32 buffer
+        if (q == QuantBlock.Q8_0 || q == QuantBlock.Q4_0) {
+            for (long t = from; t < to; t++) {
                 fusedTileRow(q, src, dst, cols, rowBytes, t);
             }
             return;
         }
+        long blocks = cols / q.blockSize();
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment a = arena.allocate(cols * 4, 64);
-            MemorySegment b = arena.allocate(cols * 4, 64);
+            MemorySegment rows = arena.allocate(8 * cols * 4, 64);
             for (long t = from; t < to; t++) {
-                for (int k = 0; k < 4; k++) {
-                    long r = 8 * t + 2 * k;
-                    DequantizeKernels.run(q, src, r * rowBytes, a, 0, blocks);
-                    DequantizeKernels.run(q, src, (r + 1) * rowBytes, b, 0, blocks);
-                    // tile (t, c) at element (t * cols / 128 + c) * 1024, pair k at + 256 k
-                    DequantizeKernels.zipBf16(a, b, cols, dst, 2 * (t * cols * 8 + 256L * k));
+                for (int r = 0; r < 8; r++) {   // a call per row, as elsewhere: short calls reach C2's code sooner
+                    DequantizeKernels.run(q, src, (8 * t + r) * rowBytes, rows, 4 * r * cols, blocks);
                 }
+                DequantizeKernels.zipBf16Tiles(rows, cols, dst.asSlice(16 * t * cols, 16 * cols));
             }
         }
     }

@@ -95,16 +95,21 @@ final class DequantizeKernels {
     }
 
     /**
-     * Rounds two rows of {@code cols} f32 ({@code a}, {@code b}) to bf16 and writes each 128-column
-     * piece {@code c} interleaved ({@code a0 b0 a1 b1 ...}, 256 codes) at byte
-     * {@code dstOff + c * 2048} of {@code dst}: one row pair of each {@code T(8,128)(2,1)} tile.
+     * Rounds a tile row of 8 f32 rows ({@code rows}: row {@code r} at byte {@code 4 r cols}) to bf16
+     * and writes its {@code T(8,128)(2,1)} tiles into {@code dst} (the tile row's {@code 16 cols}
+     * bytes) in memory order: step {@code m} is row pair {@code k = m % 4} of tile {@code m / 4},
+     * 256 codes ({@code a0 b0 a1 b1 ...}) at byte {@code 512 m}. {@code cols} is a multiple of 128
+     * and at most {@link #MAX_TILE_ROW_COLS}.
      */
-    static void zipBf16(MemorySegment a, MemorySegment b, long cols, MemorySegment dst, long dstOff) {
-        for (long c = 0; c < cols; c += 128) {
-            long o = dstOff + c * 16;
+    static void zipBf16Tiles(MemorySegment rows, long cols, MemorySegment dst) {
+        int steps = (int) (cols / 32);
+        for (int m = 0; m < steps; m++) {
+            long a = 4 * ((2L * (m & 3)) * cols + (m >>> 2) * 128L);
+            long b = a + 4 * cols;
+            long o = m * 512L;
             for (int j = 0; j < 128; j += L) {
-                IntVector lo = bf16(FloatVector.fromMemorySegment(F, a, 4 * (c + j), LE));
-                IntVector hi = bf16(FloatVector.fromMemorySegment(F, b, 4 * (c + j), LE));
+                IntVector lo = bf16(FloatVector.fromMemorySegment(F, rows, a + 4L * j, LE));
+                IntVector hi = bf16(FloatVector.fromMemorySegment(F, rows, b + 4L * j, LE));
                 lo.or(hi.lanewise(VectorOperators.LSHL, 16)).intoMemorySegment(dst, o + 4L * j, LE);
             }
         }
@@ -201,7 +206,7 @@ final class DequantizeKernels {
      * row's {@code cols * 16} bytes. Step {@code m} takes block {@code (m / 16) * 4 + m % 4} of rows
      * {@code 2k} and {@code 2k + 1} ({@code k = (m / 4) % 4}) and writes its 32 column pairs, rounded and
      * interleaved, at byte {@code 128 m}: the tiles are written whole, in order, one 128-byte run
-     * after the other. The same values as {@link #q8_0} then {@link #zipBf16}, with no f32 buffer.
+     * after the other. The same values as {@link #q8_0} then {@link #zipBf16Tiles}, with no f32 buffer.
      * {@code cols} is a multiple of 128 and at most {@link #MAX_TILE_ROW_COLS}.
      */
     static void q8_0Bf16Tiles(MemorySegment src, long rowBytes, long cols, MemorySegment dst) {
@@ -218,7 +223,7 @@ final class DequantizeKernels {
         }
     }
 
-    /** {@link #q8_0Bf16Tiles} for Q4_0 (18-byte blocks): the same values as {@link #q4_0} then {@link #zipBf16}. */
+    /** {@link #q8_0Bf16Tiles} for Q4_0 (18-byte blocks): the same values as {@link #q4_0} then {@link #zipBf16Tiles}. */
     static void q4_0Bf16Tiles(MemorySegment src, long rowBytes, long cols, MemorySegment dst) {
         int steps = (int) (cols / 8);
         for (int m = 0; m < steps; m++) {
@@ -234,7 +239,7 @@ final class DequantizeKernels {
         }
     }
 
-    /** The widest matrix {@link #q8_0Bf16Tiles} and {@link #q4_0Bf16Tiles} take (their step counter is an {@code int}). */
+    /** The widest matrix {@link #q8_0Bf16Tiles}, {@link #q4_0Bf16Tiles} and {@link #zipBf16Tiles} take (their step counter is an {@code int}). */
     static final long MAX_TILE_ROW_COLS = 1L << 30;
 
     static void q4_1(MemorySegment src, long srcOff, MemorySegment dst, long dstOff, long blocks) {
