@@ -259,11 +259,29 @@ final class DequantizeKernels {
     /** Q5_0 ({@code d * (q - 16)}) and Q5_1 ({@code d * q + m}). */
     static void q5(MemorySegment src, long srcOff, MemorySegment dst, long dstOff, long blocks, boolean withMin) {
         int bytes = withMin ? 24 : 22;
+        for (long done = 0; done < blocks; done += CHUNK_BLOCKS) {
+            int n = (int) Math.min(CHUNK_BLOCKS, blocks - done);
+            q5(src.asSlice(srcOff + done * bytes, (long) n * bytes), dst.asSlice(dstOff + done * 128, n * 128L), n,
+                    withMin);
+        }
+    }
+
+    /** Blocks per call of the kernels that count their blocks with an {@code int}. */
+    private static final int CHUNK_BLOCKS = 1 << 20;
+
+    /**
+     * {@code n} blocks from the start of {@code src} to the start of {@code dst}. An {@code int} loop over
+     * slices: the {@code long} loop over offsets into the whole buffers was deoptimized again and again
+     * ("profile_predicate" traps, 20-40 recompilations) when called a row at a time, and ran in slower
+     * code for seconds.
+     */
+    private static void q5(MemorySegment src, MemorySegment dst, int n, boolean withMin) {
+        int bytes = withMin ? 24 : 22;
         int head = withMin ? 4 : 2;
         ByteVector zero = ByteVector.zero(B);
-        for (long b = 0; b < blocks; b++) {
-            long s = srcOff + b * bytes;
-            long o = dstOff + b * 128;
+        for (int b = 0; b < n; b++) {
+            long s = (long) b * bytes;
+            long o = b * 128L;
             FloatVector d = FloatVector.broadcast(F, f16(src, s));
             FloatVector m = FloatVector.broadcast(F, withMin ? f16(src, s + 2) : 0f);
             long qh = Integer.toUnsignedLong(src.get(ValueLayout.JAVA_INT_UNALIGNED, s + head));
