@@ -258,9 +258,15 @@ final class DequantizeKernels {
 
     /** Q5_0 ({@code d * (q - 16)}) and Q5_1 ({@code d * q + m}). */
     static void q5(MemorySegment src, long srcOff, MemorySegment dst, long dstOff, long blocks, boolean withMin) {
+        q5(src, srcOff, dst, dstOff, blocks, withMin, CHUNK_BLOCKS);
+    }
+
+    /** {@link #q5} in calls of at most {@code chunk} blocks each. */
+    static void q5(MemorySegment src, long srcOff, MemorySegment dst, long dstOff, long blocks, boolean withMin,
+                   int chunk) {
         int bytes = withMin ? 24 : 22;
-        for (long done = 0; done < blocks; done += CHUNK_BLOCKS) {
-            int n = (int) Math.min(CHUNK_BLOCKS, blocks - done);
+        for (long done = 0; done < blocks; done += chunk) {
+            int n = (int) Math.min(chunk, blocks - done);
             q5(src.asSlice(srcOff + done * bytes, (long) n * bytes), dst.asSlice(dstOff + done * 128, n * 128L), n,
                     withMin);
         }

@@ -83,6 +83,21 @@ class DequantizeTest {
         }
     }
 
+    /** The Q5 kernel works in int-counted chunks of slices: a run split into chunks of 3 blocks, at odd offsets, equals the reference. */
+    @ParameterizedTest
+    @EnumSource(value = QuantBlock.class, names = {"Q5_0", "Q5_1"})
+    void q5ChunksEqualReference(QuantBlock q) {
+        try (Arena arena = Arena.ofConfined()) {
+            long blocks = 11;
+            MemorySegment src = blocks(arena, q, blocks + 1, 31 + q.ordinal());
+            MemorySegment expected = arena.allocate(blocks * 128);
+            ReferenceDequantize.toFloats(q, src, q.blockBytes(), expected, 0, blocks);
+            MemorySegment got = arena.allocate(blocks * 128 + 36);
+            DequantizeKernels.q5(src, q.blockBytes(), got, 36, blocks, q == QuantBlock.Q5_1, 3);
+            assertEquals(-1, expected.mismatch(got.asSlice(36)), q.toString());
+        }
+    }
+
     static final String[] TARGETS = {
         "f32[%d,%d]{1,0}", "f32[%d,%d]{0,1}", "bf16[%d,%d]{1,0:T(8,128)(2,1)}", "bf16[%d,%d]{0,1:T(8,128)(2,1)}",
         "f16[%d,%d]{1,0:T(4,128)}", "f32[%d,%d]{0,1:T(8,128)}", "bf16[%d,%d]{1,0}", "f64[%d,%d]{0,1}",
