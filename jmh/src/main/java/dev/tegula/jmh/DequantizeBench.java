@@ -35,8 +35,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * halves). Ratio = copy time / dequantize time. Source blocks are random bytes with small finite f16
  * scales. {@code pages}: as in {@link RelayoutBench}, {@code huge} allocates every buffer (blocks,
  * destination, the copy's two) through {@link HostMemory} on transparent huge pages, {@code 4k}
- * through the same call with the huge-page request off; the setup prints which pages each buffer got. {@code vectorCopy} copies the same bytes with Vector API loads and
- * stores ({@link VectorCopy}): what storing the output through the cache costs, with as many bytes read.
+ * through the same call with the huge-page request off; the setup prints which pages each buffer got.
+ * {@code vectorCopy} copies the same bytes with Vector API loads and stores ({@link VectorCopy}): what
+ * storing the output through the cache costs, with as many bytes read.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
