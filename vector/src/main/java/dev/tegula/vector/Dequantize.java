@@ -168,13 +168,13 @@ public final class Dequantize {
     /**
      * Tile rows {@code [from, to)} (8 matrix rows each) into {@code bf16[rows,cols]{1,0:T(8,128)(2,1)}}
      * ({@code cols} at most {@code DequantizeKernels.MAX_TILE_ROW_COLS}), each tile row's tiles written
-     * whole and in memory order. Q8_0 and Q4_0 round in registers with no f32 buffer
+     * whole and in memory order. Q8_0, Q4_0 and Q4_K round in registers with no f32 buffer
      * ({@code DequantizeKernels.q8_0Bf16Tiles}); the other types dequantize the tile row's 8 rows
      * into an f32 buffer and round and interleave from there ({@code DequantizeKernels.zipBf16Tiles}).
      */
     private static void bf16Tiles(QuantBlock q, MemorySegment src, MemorySegment dst, long cols, long from, long to) {
         long rowBytes = cols / q.blockSize() * q.blockBytes();
-        if (q == QuantBlock.Q8_0 || q == QuantBlock.Q4_0) {
+        if (q == QuantBlock.Q8_0 || q == QuantBlock.Q4_0 || q == QuantBlock.Q4_K) {
             for (long t = from; t < to; t++) {
                 fusedTileRow(q, src, dst, cols, rowBytes, t);
             }
@@ -193,17 +193,17 @@ public final class Dequantize {
     }
 
     /**
-     * Tile row {@code t} of a Q8_0 or Q4_0 matrix into its bf16 {@code T(8,128)(2,1)} tiles, through
+     * Tile row {@code t} of a Q8_0, Q4_0 or Q4_K matrix into its bf16 {@code T(8,128)(2,1)} tiles, through
      * slices of the tile row's 8 source rows and of its destination bytes (offsets inside the
      * kernel's loop stay small, which made it measurably faster than offsets into the whole tensor).
      */
     private static void fusedTileRow(QuantBlock q, MemorySegment src, MemorySegment dst, long cols, long rowBytes, long t) {
         MemorySegment rows = src.asSlice(8 * t * rowBytes, 8 * rowBytes);
         MemorySegment out = dst.asSlice(16 * t * cols, 16 * cols);
-        if (q == QuantBlock.Q8_0) {
-            DequantizeKernels.q8_0Bf16Tiles(rows, rowBytes, cols, out);
-        } else {
-            DequantizeKernels.q4_0Bf16Tiles(rows, rowBytes, cols, out);
+        switch (q) {
+            case Q8_0 -> DequantizeKernels.q8_0Bf16Tiles(rows, rowBytes, cols, out);
+            case Q4_0 -> DequantizeKernels.q4_0Bf16Tiles(rows, rowBytes, cols, out);
+            default -> DequantizeKernels.q4_kBf16Tiles(rows, rowBytes, cols, out);
         }
     }
 

@@ -239,6 +239,65 @@ final class DequantizeKernels {
         }
     }
 
+    /**
+     * One tile row of a Q4_K matrix into its bf16 {@code T(8,128)(2,1)} tiles, as {@link #q8_0Bf16Tiles}
+     * does for Q8_0: step {@code m} takes 32-column sub-block {@code (m / 16) * 4 + m % 4} of rows
+     * {@code 2k} and {@code 2k + 1} ({@code k = (m / 4) % 4}; super-block {@code / 8}, sub-block
+     * {@code % 8}) and writes its 32 column pairs at byte {@code 128 m}. The same values as
+     * {@link #q45_k} then {@link #zipBf16Tiles}, with no f32 buffer. {@code cols} is a multiple of 256
+     * and at most {@link #MAX_TILE_ROW_COLS}.
+     */
+    static void q4_kBf16Tiles(MemorySegment src, long rowBytes, long cols, MemorySegment dst) {
+        int steps = (int) (cols / 8);
+        for (int m = 0; m < steps; m++) {
+            int sub32 = (m >>> 4) * 4 + (m & 3);      // 32-column sub-block of the row
+            long ra = ((m >>> 2) & 3) * 2 * rowBytes + (sub32 >>> 3) * 144L;
+            long rb = ra + rowBytes;
+            int sub = sub32 & 7;
+            float dsA = f16(src, ra) * (float) k4Scale(src, ra, sub);
+            float dmA = f16(src, ra + 2) * (float) k4Min(src, ra, sub);
+            float dsB = f16(src, rb) * (float) k4Scale(src, rb, sub);
+            float dmB = f16(src, rb + 2) * (float) k4Min(src, rb, sub);
+            long q = 16 + (sub >> 1) * 32;
+            long o = m * 128L;
+            for (int l = 0; l < 32; l += L) {
+                zipPairK(src, ra + q + l, rb + q + l, 4 * (sub & 1), dsA, dmA, dsB, dmB, dst, o + 4L * l);
+            }
+        }
+    }
+
+    /** The 6-bit scale of sub-block {@code sub} of the Q4_K/Q5_K super-block at {@code src[s]}. */
+    private static int k4Scale(MemorySegment src, long s, int sub) {
+        return sub < 4 ? u8(src, s + 4 + sub) & 0x3F
+                : (u8(src, s + 8 + sub) & 0xF) | ((u8(src, s + sub) >> 6) << 4);
+    }
+
+    /** The 6-bit minimum of sub-block {@code sub} of the Q4_K/Q5_K super-block at {@code src[s]}. */
+    private static int k4Min(MemorySegment src, long s, int sub) {
+        return sub < 4 ? u8(src, s + 8 + sub) & 0x3F
+                : (u8(src, s + 8 + sub) >> 4) | ((u8(src, s + 4 + sub) >> 6) << 4);
+    }
+
+    /**
+     * {@link #zipPair} for Q4_K: {@code L} nibbles ({@code (byte >>> shift) & 0xF}) of each row, as
+     * {@code ds * q - dm} (the reference's two roundings), rounded to bf16 and stored interleaved.
+     */
+    private static void zipPairK(MemorySegment src, long qa, long qb, int shift, float dsA, float dmA, float dsB,
+                                 float dmB, MemorySegment dst, long off) {
+        FloatVector x = widen(bits(bytes(src, qa), shift, 0xF)).mul(dsA).sub(dmA);
+        FloatVector y = widen(bits(bytes(src, qb), shift, 0xF)).mul(dsB).sub(dmB);
+        if (!Float.isFinite(dsA) || !Float.isFinite(dmA) || !Float.isFinite(dsB) || !Float.isFinite(dmB)) {
+            bf16(x).or(bf16(y).lanewise(VectorOperators.LSHL, 16)).intoMemorySegment(dst, off, LE);
+            return;
+        }
+        // finite scales and minimums of at most 65504 * 63 give finite values: the plain rounding (as zipPair)
+        IntVector xi = x.reinterpretAsInts();
+        IntVector yi = y.reinterpretAsInts();
+        IntVector lo = xi.add(xi.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF).lanewise(VectorOperators.LSHR, 16);
+        IntVector hi = yi.add(yi.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF).and(0xFFFF_0000);
+        lo.or(hi).intoMemorySegment(dst, off, LE);
+    }
+
     /** The widest matrix {@link #q8_0Bf16Tiles}, {@link #q4_0Bf16Tiles} and {@link #zipBf16Tiles} take (their step counter is an {@code int}). */
     static final long MAX_TILE_ROW_COLS = 1L << 30;
 
