@@ -409,18 +409,8 @@ final class DequantizeKernels {
             float d = f16(src, s);
             float dmin = f16(src, s + 2);
             for (int sub = 0; sub < 8; sub++) {
-                int sc;
-                int mn;
-                if (sub < 4) {
-                    sc = u8(src, s + 4 + sub) & 0x3F;
-                    mn = u8(src, s + 8 + sub) & 0x3F;
-                } else {
-                    int packed = u8(src, s + 12 + sub - 4);
-                    sc = (packed & 0xF) | ((u8(src, s + 4 + sub - 4) >> 6) << 4);
-                    mn = (packed >> 4) | ((u8(src, s + 8 + sub - 4) >> 6) << 4);
-                }
-                FloatVector ds = FloatVector.broadcast(F, d * (float) sc);
-                FloatVector dm = FloatVector.broadcast(F, dmin * (float) mn);
+                FloatVector ds = FloatVector.broadcast(F, d * (float) k4Scale(src, s, sub));
+                FloatVector dm = FloatVector.broadcast(F, dmin * (float) k4Min(src, s, sub));
                 for (int l = 0; l < 32; l += L) {
                     ByteVector v = bits(bytes(src, s + qsAt + (sub >> 1) * 32 + l), 4 * (sub & 1), 0xF);
                     if (five) {
