@@ -203,7 +203,8 @@ public final class Dequantize {
         switch (q) {
             case Q8_0 -> DequantizeKernels.q8_0Bf16Tiles(rows, rowBytes, cols, out);
             case Q4_0 -> DequantizeKernels.q4_0Bf16Tiles(rows, rowBytes, cols, out);
-            default -> DequantizeKernels.q4_kBf16Tiles(rows, rowBytes, cols, out);
+            case Q4_K -> DequantizeKernels.q4_kBf16Tiles(rows, rowBytes, cols, out);
+            default -> throw new AssertionError("no fused bf16 tile kernel for " + q);
         }
     }
 

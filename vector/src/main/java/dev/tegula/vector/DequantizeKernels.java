@@ -201,6 +201,19 @@ final class DequantizeKernels {
     }
 
     /**
+     * The 32-column group of a row that step {@code m} of a tile row's walk in memory order takes
+     * ({@link #q8_0Bf16Tiles}): tile {@code m / 16}, group {@code m % 4} of its 128 columns.
+     */
+    private static int group(int m) {
+        return (m >>> 4) * 4 + (m & 3);
+    }
+
+    /** The byte offset, in a tile row's 8 source rows, of the first row of the pair step {@code m} takes ({@code 2 ((m / 4) % 4)}). */
+    private static long pairRow(int m, long rowBytes) {
+        return ((m >>> 2) & 3) * 2 * rowBytes;
+    }
+
+    /**
      * One tile row of a Q8_0 matrix into its bf16 {@code T(8,128)(2,1)} tiles: {@code src} holds the
      * tile row's 8 matrix rows ({@code rowBytes} each, {@code cols / 32} blocks), {@code dst} the tile
      * row's {@code cols * 16} bytes. Step {@code m} takes block {@code (m / 16) * 4 + m % 4} of rows
@@ -212,7 +225,7 @@ final class DequantizeKernels {
     static void q8_0Bf16Tiles(MemorySegment src, long rowBytes, long cols, MemorySegment dst) {
         int steps = (int) (cols / 8);
         for (int m = 0; m < steps; m++) {
-            long sa = ((m >>> 2) & 3) * 2 * rowBytes + ((m >>> 4) * 4 + (m & 3)) * 34L;
+            long sa = pairRow(m, rowBytes) + group(m) * 34L;
             long sb = sa + rowBytes;
             float da = f16(src, sa);
             float db = f16(src, sb);
@@ -227,7 +240,7 @@ final class DequantizeKernels {
     static void q4_0Bf16Tiles(MemorySegment src, long rowBytes, long cols, MemorySegment dst) {
         int steps = (int) (cols / 8);
         for (int m = 0; m < steps; m++) {
-            long sa = ((m >>> 2) & 3) * 2 * rowBytes + ((m >>> 4) * 4 + (m & 3)) * 18L;
+            long sa = pairRow(m, rowBytes) + group(m) * 18L;
             long sb = sa + rowBytes;
             float da = f16(src, sa);
             float db = f16(src, sb);
@@ -250,8 +263,8 @@ final class DequantizeKernels {
     static void q4_kBf16Tiles(MemorySegment src, long rowBytes, long cols, MemorySegment dst) {
         int steps = (int) (cols / 8);
         for (int m = 0; m < steps; m++) {
-            int sub32 = (m >>> 4) * 4 + (m & 3);      // 32-column sub-block of the row
-            long ra = ((m >>> 2) & 3) * 2 * rowBytes + (sub32 >>> 3) * 144L;
+            int sub32 = group(m);      // 32-column sub-block of the row
+            long ra = pairRow(m, rowBytes) + (sub32 >>> 3) * 144L;
             long rb = ra + rowBytes;
             int sub = sub32 & 7;
             float dsA = f16(src, ra) * (float) k4Scale(src, ra, sub);
@@ -298,7 +311,7 @@ final class DequantizeKernels {
         lo.or(hi).intoMemorySegment(dst, off, LE);
     }
 
-    /** The widest matrix {@link #q8_0Bf16Tiles}, {@link #q4_0Bf16Tiles} and {@link #zipBf16Tiles} take (their step counter is an {@code int}). */
+    /** The widest matrix {@link #q8_0Bf16Tiles}, {@link #q4_0Bf16Tiles}, {@link #q4_kBf16Tiles} and {@link #zipBf16Tiles} take (their step counter is an {@code int}). */
     static final long MAX_TILE_ROW_COLS = 1L << 30;
 
     static void q4_1(MemorySegment src, long srcOff, MemorySegment dst, long dstOff, long blocks) {
