@@ -236,8 +236,15 @@ final class DequantizeKernels {
         }
     }
 
-    /** {@link #q8_0Bf16Tiles} for Q4_0 (18-byte blocks): the same values as {@link #q4_0} then {@link #zipBf16Tiles}. */
+    /**
+     * {@link #q8_0Bf16Tiles} for Q4_0 (18-byte blocks): the same values as {@link #q4_0} then {@link #zipBf16Tiles}.
+     * With 512-bit vectors through a table per block pair ({@link #q4_0Bf16TilesByTable}).
+     */
     static void q4_0Bf16Tiles(MemorySegment src, long rowBytes, long cols, MemorySegment dst) {
+        if (L == 16) {
+            q4_0Bf16TilesByTable(src, rowBytes, cols, dst);
+            return;
+        }
         int steps = (int) (cols / 8);
         for (int m = 0; m < steps; m++) {
             long sa = pairRow(m, rowBytes) + group(m) * 18L;
@@ -249,6 +256,50 @@ final class DequantizeKernels {
                 int j = h & 15;
                 zipPair(src, sa + 2 + j, sb + 2 + j, (h & 16) >>> 2, 0xF, 8, da, db, dst, o + 4L * h);
             }
+        }
+    }
+
+    /** {@code q - 8} for the 16 values a Q4_0 nibble takes, in the order of the nibble. */
+    private static final FloatVector NIBBLE_MINUS_8 = L == 16 ? FloatVector.fromArray(F,
+            new float[] {-8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7}, 0) : null;
+
+    /**
+     * {@link #q4_0Bf16Tiles} with 512-bit vectors. A Q4_0 block has 16 distinct values, {@code (q - 8) * d}
+     * for the 16 nibbles {@code q}; for each pair of blocks (rows {@code 2k} and {@code 2k + 1}, the
+     * 32 columns step {@code m} writes) the kernel rounds the 2 x 16 values once into a 32-entry table
+     * of bf16 codes, interleaved as they are stored ({@code a(0) b(0) a(1) b(1) ...}), and looks the 64
+     * outputs up with two word permutes ({@code rearrange}): output word {@code 2j} is entry
+     * {@code 2 qa(j)} and word {@code 2j + 1} entry {@code 2 qb(j) + 1}. Each entry is rounded as
+     * {@link #zipPair} rounds a product (the same operations on the same value), so the codes are the same.
+     */
+    private static void q4_0Bf16TilesByTable(MemorySegment src, long rowBytes, long cols, MemorySegment dst) {
+        int steps = (int) (cols / 8);
+        for (int m = 0; m < steps; m++) {
+            long sa = pairRow(m, rowBytes) + group(m) * 18L;
+            long sb = sa + rowBytes;
+            float da = f16(src, sa);
+            float db = f16(src, sb);
+            FloatVector x = NIBBLE_MINUS_8.mul(da);
+            FloatVector y = NIBBLE_MINUS_8.mul(db);
+            IntVector pairs;
+            if (Float.isFinite(da) && Float.isFinite(db)) {   // as zipPair: finite products, plain rounding
+                IntVector xi = x.reinterpretAsInts();
+                IntVector yi = y.reinterpretAsInts();
+                pairs = xi.add(xi.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF).lanewise(VectorOperators.LSHR, 16)
+                        .or(yi.add(yi.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF).and(0xFFFF_0000));
+            } else {
+                pairs = bf16(x).or(bf16(y).lanewise(VectorOperators.LSHL, 16));
+            }
+            ShortVector table = pairs.reinterpretAsShorts();
+            // the 16 bytes of each row widened to int lanes: row a's byte j in the low word, row b's in the high
+            IntVector qa = (IntVector) bytes(src, sa + 2).convertShape(VectorOperators.ZERO_EXTEND_B2I, I, 0);
+            IntVector qb = (IntVector) bytes(src, sb + 2).convertShape(VectorOperators.ZERO_EXTEND_B2I, I, 0);
+            IntVector both = qa.or(qb.lanewise(VectorOperators.LSHL, 16));
+            IntVector low = both.and(0x000F_000F).lanewise(VectorOperators.LSHL, 1).or(0x0001_0000);   // columns 0..15
+            IntVector high = both.lanewise(VectorOperators.LSHR, 3).and(0x001E_001E).or(0x0001_0000);  // 16..31
+            long o = m * 128L;
+            table.rearrange(low.reinterpretAsShorts().toShuffle()).intoMemorySegment(dst, o, LE);
+            table.rearrange(high.reinterpretAsShorts().toShuffle()).intoMemorySegment(dst, o + 64, LE);
         }
     }
 
