@@ -168,13 +168,13 @@ public final class Dequantize {
     /**
      * Tile rows {@code [from, to)} (8 matrix rows each) into {@code bf16[rows,cols]{1,0:T(8,128)(2,1)}}
      * ({@code cols} at most {@code DequantizeKernels.MAX_TILE_ROW_COLS}), each tile row's tiles written
-     * whole and in memory order. Q8_0, Q4_0 and Q4_K round in registers with no f32 buffer
-     * ({@code DequantizeKernels.q8_0Bf16Tiles}); the other types dequantize the tile row's 8 rows
+     * whole and in memory order. Q8_0, Q4_0 and Q4_K (and Q4_1 with 512-bit vectors) round in registers
+     * with no f32 buffer ({@code DequantizeKernels.fusesBf16Tiles}); the other types dequantize the tile row's 8 rows
      * into an f32 buffer and round and interleave from there ({@code DequantizeKernels.zipBf16Tiles}).
      */
     private static void bf16Tiles(QuantBlock q, MemorySegment src, MemorySegment dst, long cols, long from, long to) {
         long rowBytes = cols / q.blockSize() * q.blockBytes();
-        if (q == QuantBlock.Q8_0 || q == QuantBlock.Q4_0 || q == QuantBlock.Q4_K) {
+        if (DequantizeKernels.fusesBf16Tiles(q)) {
             for (long t = from; t < to; t++) {
                 fusedTileRow(q, src, dst, cols, rowBytes, t);
             }
@@ -193,7 +193,7 @@ public final class Dequantize {
     }
 
     /**
-     * Tile row {@code t} of a Q8_0, Q4_0 or Q4_K matrix into its bf16 {@code T(8,128)(2,1)} tiles, through
+     * Tile row {@code t} of a matrix of a type with a fused kernel into its bf16 {@code T(8,128)(2,1)} tiles, through
      * slices of the tile row's 8 source rows and of its destination bytes (offsets inside the
      * kernel's loop stay small, which made it measurably faster than offsets into the whole tensor).
      */
@@ -203,6 +203,7 @@ public final class Dequantize {
         switch (q) {
             case Q8_0 -> DequantizeKernels.q8_0Bf16Tiles(rows, rowBytes, cols, out);
             case Q4_0 -> DequantizeKernels.q4_0Bf16Tiles(rows, rowBytes, cols, out);
+            case Q4_1 -> DequantizeKernels.q4_1Bf16Tiles(rows, rowBytes, cols, out);
             case Q4_K -> DequantizeKernels.q4_kBf16Tiles(rows, rowBytes, cols, out);
             default -> throw new AssertionError("no fused bf16 tile kernel for " + q);
         }

@@ -238,11 +238,11 @@ final class DequantizeKernels {
 
     /**
      * {@link #q8_0Bf16Tiles} for Q4_0 (18-byte blocks): the same values as {@link #q4_0} then {@link #zipBf16Tiles}.
-     * With 512-bit vectors through a table per block pair ({@link #q4_0Bf16TilesByTable}).
+     * With 512-bit vectors through a table per block pair ({@link #nibbleBf16TilesByTable}).
      */
     static void q4_0Bf16Tiles(MemorySegment src, long rowBytes, long cols, MemorySegment dst) {
         if (L == 16) {
-            q4_0Bf16TilesByTable(src, rowBytes, cols, dst);
+            nibbleBf16TilesByTable(src, rowBytes, cols, dst, false);
             return;
         }
         int steps = (int) (cols / 8);
@@ -259,30 +259,58 @@ final class DequantizeKernels {
         }
     }
 
-    /** {@code q - 8} for the 16 values a Q4_0 nibble takes, in the order of the nibble. */
-    private static final FloatVector NIBBLE_MINUS_8 = L == 16 ? FloatVector.fromArray(F,
-            new float[] {-8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7}, 0) : null;
+    /** The 16 values of a nibble, in order (512-bit vectors only). */
+    private static final FloatVector NIBBLE = L == 16 ? FloatVector.fromArray(F,
+            new float[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, 0) : null;
 
     /**
-     * {@link #q4_0Bf16Tiles} with 512-bit vectors. A Q4_0 block has 16 distinct values, {@code (q - 8) * d}
-     * for the 16 nibbles {@code q}; for each pair of blocks (rows {@code 2k} and {@code 2k + 1}, the
-     * 32 columns step {@code m} writes) the kernel rounds the 2 x 16 values once into a 32-entry table
-     * of bf16 codes, interleaved as they are stored ({@code a(0) b(0) a(1) b(1) ...}), and looks the 64
-     * outputs up with two word permutes ({@code rearrange}): output word {@code 2j} is entry
-     * {@code 2 qa(j)} and word {@code 2j + 1} entry {@code 2 qb(j) + 1}. Each entry is rounded as
-     * {@link #zipPair} rounds a product (the same operations on the same value), so the codes are the same.
+     * One tile row of a Q4_1 matrix into its bf16 {@code T(8,128)(2,1)} tiles, as {@link #q4_0Bf16Tiles}: the
+     * same values as {@link #q4_1} then {@link #zipBf16Tiles}. Only with 512-bit vectors
+     * ({@link #fusesBf16Tiles}).
      */
-    private static void q4_0Bf16TilesByTable(MemorySegment src, long rowBytes, long cols, MemorySegment dst) {
+    static void q4_1Bf16Tiles(MemorySegment src, long rowBytes, long cols, MemorySegment dst) {
+        if (L != 16) {
+            throw new IllegalStateException("no fused Q4_1 kernel for " + L + " lanes");
+        }
+        nibbleBf16TilesByTable(src, rowBytes, cols, dst, true);
+    }
+
+    /** {@return whether {@code q} has a kernel into bf16 {@code T(8,128)(2,1)} tiles that needs no f32 buffer} */
+    static boolean fusesBf16Tiles(QuantBlock q) {
+        return q == QuantBlock.Q8_0 || q == QuantBlock.Q4_0 || q == QuantBlock.Q4_K || (q == QuantBlock.Q4_1 && L == 16);
+    }
+
+    /**
+     * {@link #q4_0Bf16Tiles} ({@code withMin} false: 18-byte blocks, {@code (q - 8) * d}) or
+     * {@link #q4_1Bf16Tiles} ({@code withMin} true: 20-byte blocks, {@code d * q + m}) with 512-bit
+     * vectors. Such a block has 16 distinct values, one for each nibble {@code q}; for each pair of
+     * blocks (rows {@code 2k} and {@code 2k + 1}, the 32 columns step {@code m} writes) the kernel
+     * computes and rounds the 2 x 16 values once into a 32-entry table of bf16 codes, interleaved as
+     * they are stored ({@code a(0) b(0) a(1) b(1) ...}), and looks the 64 outputs up with two word
+     * permutes ({@code rearrange}): output word {@code 2j} is entry {@code 2 qa(j)} and word
+     * {@code 2j + 1} entry {@code 2 qb(j) + 1}. Each entry is computed and rounded as {@link #zipPair}
+     * does a quant (the same operations on the same value), so the codes are the same.
+     */
+    private static void nibbleBf16TilesByTable(MemorySegment src, long rowBytes, long cols, MemorySegment dst,
+                                               boolean withMin) {
+        long blockBytes = withMin ? 20 : 18;
+        long quants = withMin ? 4 : 2;
+        // Q4_0's values as Q4_1's: (q - 8) * d + m with m = -0, which leaves every f32 as it is (-0 too);
+        // no vector is chosen by withMin (a vector picked by a condition can cost C2 a box per step)
+        FloatVector values = NIBBLE.sub(withMin ? 0f : 8f);
         int steps = (int) (cols / 8);
         for (int m = 0; m < steps; m++) {
-            long sa = pairRow(m, rowBytes) + group(m) * 18L;
+            long sa = pairRow(m, rowBytes) + group(m) * blockBytes;
             long sb = sa + rowBytes;
             float da = f16(src, sa);
             float db = f16(src, sb);
-            FloatVector x = NIBBLE_MINUS_8.mul(da);
-            FloatVector y = NIBBLE_MINUS_8.mul(db);
+            float ma = withMin ? f16(src, sa + 2) : -0f;
+            float mb = withMin ? f16(src, sb + 2) : -0f;
+            FloatVector x = values.mul(da).add(ma);
+            FloatVector y = values.mul(db).add(mb);
             IntVector pairs;
-            if (Float.isFinite(da) && Float.isFinite(db)) {   // as zipPair: finite products, plain rounding
+            // as zipPair: finite scales (and minimums) give finite values, rounded the plain way
+            if (Float.isFinite(da) && Float.isFinite(db) && Float.isFinite(ma) && Float.isFinite(mb)) {
                 IntVector xi = x.reinterpretAsInts();
                 IntVector yi = y.reinterpretAsInts();
                 pairs = xi.add(xi.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF).lanewise(VectorOperators.LSHR, 16)
@@ -292,10 +320,10 @@ final class DequantizeKernels {
             }
             ShortVector table = pairs.reinterpretAsShorts();
             // the 16 bytes of each row widened to int lanes: row a's byte j in the low word, row b's in the high
-            IntVector qa = (IntVector) bytes(src, sa + 2).convertShape(VectorOperators.ZERO_EXTEND_B2I, I, 0);
-            IntVector qb = (IntVector) bytes(src, sb + 2).convertShape(VectorOperators.ZERO_EXTEND_B2I, I, 0);
+            IntVector qa = (IntVector) bytes(src, sa + quants).convertShape(VectorOperators.ZERO_EXTEND_B2I, I, 0);
+            IntVector qb = (IntVector) bytes(src, sb + quants).convertShape(VectorOperators.ZERO_EXTEND_B2I, I, 0);
             IntVector both = qa.or(qb.lanewise(VectorOperators.LSHL, 16));
-            IntVector low = both.and(0x000F_000F).lanewise(VectorOperators.LSHL, 1).or(0x0001_0000);   // columns 0..15
+            IntVector low = both.lanewise(VectorOperators.LSHL, 1).and(0x001E_001E).or(0x0001_0000);   // columns 0..15
             IntVector high = both.lanewise(VectorOperators.LSHR, 3).and(0x001E_001E).or(0x0001_0000);  // 16..31
             long o = m * 128L;
             table.rearrange(low.reinterpretAsShorts().toShuffle()).intoMemorySegment(dst, o, LE);
