@@ -204,6 +204,8 @@ public final class Dequantize {
             case Q8_0 -> DequantizeKernels.q8_0Bf16Tiles(rows, rowBytes, cols, out);
             case Q4_0 -> DequantizeKernels.q4_0Bf16Tiles(rows, rowBytes, cols, out);
             case Q4_1 -> DequantizeKernels.q4_1Bf16Tiles(rows, rowBytes, cols, out);
+            case Q5_0 -> DequantizeKernels.q5Bf16Tiles(rows, rowBytes, cols, out, false);
+            case Q5_1 -> DequantizeKernels.q5Bf16Tiles(rows, rowBytes, cols, out, true);
             case Q4_K -> DequantizeKernels.q4_kBf16Tiles(rows, rowBytes, cols, out);
             default -> throw new AssertionError("no fused bf16 tile kernel for " + q);
         }

@@ -279,7 +279,99 @@ final class DequantizeKernels {
 
     /** {@return whether {@code q} has a kernel into bf16 {@code T(8,128)(2,1)} tiles that needs no f32 buffer} */
     static boolean fusesBf16Tiles(QuantBlock q) {
-        return q == QuantBlock.Q8_0 || q == QuantBlock.Q4_0 || q == QuantBlock.Q4_K || (q == QuantBlock.Q4_1 && L == 16);
+        return switch (q) {
+            case Q8_0, Q4_0, Q4_K -> true;
+            case Q4_1, Q5_0, Q5_1 -> L == 16;
+            default -> false;
+        };
+    }
+
+    /** The 32 values of a 5-bit quant, in order: 0 to 15, then 16 to 31 (512-bit vectors only). */
+    private static final FloatVector FIVE_LOW = NIBBLE;
+    private static final FloatVector FIVE_HIGH = L == 16 ? NIBBLE.add(16f) : null;
+
+    /**
+     * One tile row of a Q5_0 ({@code withMin} false: 22-byte blocks, {@code d * (q - 16)}) or Q5_1
+     * ({@code withMin} true: 24-byte blocks, {@code d * q + m}) matrix into its bf16 {@code T(8,128)(2,1)}
+     * tiles, with 512-bit vectors only ({@link #fusesBf16Tiles}): the same values as {@link #q5} then
+     * {@link #zipBf16Tiles}. As {@link #nibbleBf16TilesByTable}, through a table per block pair, here of
+     * 2 x 32 values in two registers (a(0) b(0) ... a(15) b(15), then a(16) b(16) ... a(31) b(31)); the
+     * outputs are looked up with two-register word permutes ({@code selectFrom(v1, v2)}) by the index
+     * {@code 2q} (row a) or {@code 2q + 1} (row b), {@code q}'s fifth bit taken from the block's
+     * {@code qh} word through a lane mask.
+     */
+    static void q5Bf16Tiles(MemorySegment src, long rowBytes, long cols, MemorySegment dst, boolean withMin) {
+        if (L != 16) {
+            throw new IllegalStateException("no fused Q5 kernel for " + L + " lanes");
+        }
+        long blockBytes = withMin ? 24 : 22;
+        int head = withMin ? 4 : 2;
+        // Q5_0 as Q5_1: (q - 16) * d + m with m = -0 (which leaves every f32 as it is)
+        FloatVector low = FIVE_LOW.sub(withMin ? 0f : 16f);
+        FloatVector high = FIVE_HIGH.sub(withMin ? 0f : 16f);
+        int steps = (int) (cols / 8);
+        for (int m = 0; m < steps; m++) {
+            long sa = pairRow(m, rowBytes) + group(m) * blockBytes;
+            long sb = sa + rowBytes;
+            float da = f16(src, sa);
+            float db = f16(src, sb);
+            float ma = withMin ? f16(src, sa + 2) : -0f;
+            float mb = withMin ? f16(src, sb + 2) : -0f;
+            if (!Float.isFinite(da) || !Float.isFinite(db) || !Float.isFinite(ma) || !Float.isFinite(mb)) {
+                q5Bf16StepNonFinite(src, sa, sb, head, withMin, dst, m * 128L);
+                continue;
+            }
+            // finite scales and minimums give finite values: the plain rounding, as zipPair
+            IntVector xl = low.mul(da).add(ma).reinterpretAsInts();
+            IntVector yl = low.mul(db).add(mb).reinterpretAsInts();
+            IntVector xh = high.mul(da).add(ma).reinterpretAsInts();
+            IntVector yh = high.mul(db).add(mb).reinterpretAsInts();
+            ShortVector t1 = xl.add(xl.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF).lanewise(VectorOperators.LSHR, 16)
+                    .or(yl.add(yl.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF).and(0xFFFF_0000)).reinterpretAsShorts();
+            ShortVector t2 = xh.add(xh.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF).lanewise(VectorOperators.LSHR, 16)
+                    .or(yh.add(yh.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF).and(0xFFFF_0000)).reinterpretAsShorts();
+            // no helper calls below: this loop is at C2's node budget (NodeCountInliningCutoff), and a helper
+            // it then leaves out of line (bytes(), measured) returns its vector boxed, every step
+            long qhA = src.get(ValueLayout.JAVA_INT_UNALIGNED, sa + head) & 0xFFFF_FFFFL;
+            long qhB = src.get(ValueLayout.JAVA_INT_UNALIGNED, sb + head) & 0xFFFF_FFFFL;
+            IntVector qa = (IntVector) ByteVector.fromMemorySegment(B, src, sa + head + 4, LE)
+                    .convertShape(VectorOperators.ZERO_EXTEND_B2I, I, 0);
+            IntVector qb = (IntVector) ByteVector.fromMemorySegment(B, src, sb + head + 4, LE)
+                    .convertShape(VectorOperators.ZERO_EXTEND_B2I, I, 0);
+            IntVector both = qa.or(qb.lanewise(VectorOperators.LSHL, 16));
+            // columns 0..15: low nibbles, fifth bits 0..15 of qh; columns 16..31: high nibbles, bits 16..31
+            IntVector i0 = both.lanewise(VectorOperators.LSHL, 1).and(0x001E_001E).or(0x0001_0000)
+                    .lanewise(VectorOperators.OR, 0x20, VectorMask.fromLong(I, qhA & 0xFFFF))
+                    .lanewise(VectorOperators.OR, 0x20_0000, VectorMask.fromLong(I, qhB & 0xFFFF));
+            IntVector i1 = both.lanewise(VectorOperators.LSHR, 3).and(0x001E_001E).or(0x0001_0000)
+                    .lanewise(VectorOperators.OR, 0x20, VectorMask.fromLong(I, qhA >>> 16))
+                    .lanewise(VectorOperators.OR, 0x20_0000, VectorMask.fromLong(I, qhB >>> 16));
+            long o = m * 128L;
+            i0.reinterpretAsShorts().selectFrom(t1, t2).intoMemorySegment(dst, o, LE);
+            i1.reinterpretAsShorts().selectFrom(t1, t2).intoMemorySegment(dst, o + 64, LE);
+        }
+    }
+
+    /**
+     * One step of {@link #q5Bf16Tiles} when a scale or minimum is infinite or NaN: element by element,
+     * with the reference's operations, rounded with NaNs kept ({@code BFloat16.fromFloat}) and
+     * interleaved. Rare; out of line so that the hot loop stays small.
+     */
+    private static void q5Bf16StepNonFinite(MemorySegment src, long sa, long sb, int head, boolean withMin,
+                                            MemorySegment dst, long off) {
+        for (int j = 0; j < 32; j++) {
+            int a = BFloat16.fromFloat(q5Value(src, sa, head, withMin, j)) & 0xFFFF;
+            int b = BFloat16.fromFloat(q5Value(src, sb, head, withMin, j)) << 16;
+            dst.set(ValueLayout.JAVA_INT_UNALIGNED, off + 4L * j, a | b);
+        }
+    }
+
+    /** Element {@code j} of the Q5_0 or Q5_1 block at {@code src[s]}, computed as {@link #q5} does. */
+    private static float q5Value(MemorySegment src, long s, int head, boolean withMin, int j) {
+        float d = f16(src, s);
+        int qh = src.get(ValueLayout.JAVA_INT_UNALIGNED, s + head);
+        int q = ((u8(src, s + head + 4 + (j % 16)) >> (4 * (j / 16))) & 0xF) | (((qh >>> j) & 1) << 4);
+        return withMin ? d * (float) q + f16(src, s + 2) : d * (float) (q - 16);
     }
 
     /**

@@ -105,7 +105,7 @@ class DequantizeTest {
     };
 
     /**
-     * The fused Q8_0, Q4_0, Q4_1 and Q4_K paths into {@code bf16 T(8,128)(2,1)} round in registers with a shortcut
+     * The fused Q8_0, Q4_0, Q4_1, Q5_0, Q5_1 and Q4_K paths into {@code bf16 T(8,128)(2,1)} round in registers with a shortcut
      * for finite scales: scales that are NaN, infinite, the largest f16, subnormal or zero (products
      * NaN from inf x 0, NaN payloads, overflow to inf) must still give what the reference then the relayout give.
      */
@@ -116,7 +116,8 @@ class DequantizeTest {
             (short) 0x7E01, (short) 0x7E07, (short) 0xFE07, (short) 0x7C07};   // NaN payloads ending in 111: the
         // finite shortcut's rounding add would carry into the kept bits (0x7FC1 for 0x7E07, where bf16 keeps 0x7FC0)
         try (Arena arena = Arena.ofConfined()) {
-            for (QuantBlock q : new QuantBlock[] {QuantBlock.Q8_0, QuantBlock.Q4_0, QuantBlock.Q4_1, QuantBlock.Q4_K}) {
+            for (QuantBlock q : new QuantBlock[] {QuantBlock.Q8_0, QuantBlock.Q4_0, QuantBlock.Q4_1, QuantBlock.Q5_0,
+                QuantBlock.Q5_1, QuantBlock.Q4_K}) {
                 long rows = 16;
                 long cols = q == QuantBlock.Q4_K ? 768 : 384;
                 long blocks = rows * cols / q.blockSize();
@@ -124,7 +125,7 @@ class DequantizeTest {
                 for (long b = 0; b < blocks; b += 3) {   // every third block, in both rows of a pair
                     src.set(ValueLayout.JAVA_SHORT_UNALIGNED, b * q.blockBytes(), scales[(int) (b / 3 % scales.length)]);
                 }
-                if (q == QuantBlock.Q4_K || q == QuantBlock.Q4_1) {   // and dmin or m in every other block (inf - inf: NaN)
+                if (q == QuantBlock.Q4_K || q == QuantBlock.Q4_1 || q == QuantBlock.Q5_1) {   // and dmin or m in every other block (inf - inf: NaN)
                     for (long b = 0; b < blocks; b += 2) {
                         short m = scales[(int) (b / 2 % scales.length)];
                         float d = Float.float16ToFloat(src.get(ValueLayout.JAVA_SHORT_UNALIGNED, b * q.blockBytes()));
