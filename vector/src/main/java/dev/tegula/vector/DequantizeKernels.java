@@ -21,9 +21,10 @@ import jdk.incubator.vector.VectorSpecies;
  * shifts and masks, widened to f32 ({@code B2F}) and scaled with the same f32 operations, in the same
  * order, as the definition ({@code d * q}, {@code d * q + m}, {@code dl * q - ml}), so the results
  * are bit-identical to the scalar reference in the tests ({@code ReferenceDequantize}). No fused
- * multiply-add is used (it would round once instead of twice). The kernels into bf16 tiles of the
- * 4-bit types Q4_0 and Q4_1 (512-bit vectors) compute each block's 16 possible values that way, round
- * them once into a table and look the elements up by nibble ({@link #nibbleBf16TilesByTable}). Stateless and thread-safe; bounds and lifetime are checked by the segments.
+ * multiply-add is used (it would round once instead of twice). The kernels into bf16 tiles of
+ * Q4_0, Q4_1, Q5_0 and Q5_1 (512-bit vectors) compute each block's 16 or 32 possible values that way,
+ * round them once into a table and look the elements up by quant ({@link #nibbleBf16TilesByTable},
+ * {@link #q5Bf16Tiles}). Stateless and thread-safe; bounds and lifetime are checked by the segments.
  */
 final class DequantizeKernels {
     private DequantizeKernels() {
