@@ -287,8 +287,7 @@ final class DequantizeKernels {
         };
     }
 
-    /** The 32 values of a 5-bit quant, in order: 0 to 15, then 16 to 31 (512-bit vectors only). */
-    private static final FloatVector FIVE_LOW = NIBBLE;
+    /** The upper 16 values of a 5-bit quant, 16 to 31 ({@link #NIBBLE} holds the lower 16; 512-bit vectors only). */
     private static final FloatVector FIVE_HIGH = L == 16 ? NIBBLE.add(16f) : null;
 
     /**
@@ -308,7 +307,7 @@ final class DequantizeKernels {
         long blockBytes = withMin ? 24 : 22;
         int head = withMin ? 4 : 2;
         // Q5_0 as Q5_1: (q - 16) * d + m with m = -0 (which leaves every f32 as it is)
-        FloatVector low = FIVE_LOW.sub(withMin ? 0f : 16f);
+        FloatVector low = NIBBLE.sub(withMin ? 0f : 16f);
         FloatVector high = FIVE_HIGH.sub(withMin ? 0f : 16f);
         int steps = (int) (cols / 8);
         for (int m = 0; m < steps; m++) {
