@@ -150,6 +150,10 @@ final class ElementIO {
     // width, f32 and f64 included (each inlined segment access is a few hundred bytes of machine
     // code, and C2 refuses to inline a method already compiled to more than InlineSmallCode = 2500
     // bytes: Array.getFloat(i, j), with the addressing and this inlined, must stay under it).
+    // No call may stay on any path of the fast cases, however rare: after a profile that saw f16
+    // rarely, C2 left Float16.toFloat (35 bytes) out of line ("low call site frequency"), and that
+    // one call made a loop over an f32 array reload every field of the array and of its segment per
+    // element, 4x slower (ArrayReadBench, polluted); f16 is therefore decoded here, by intrinsics.
 
     static float getFloat(Array a, long slot) {
         MemorySegment s = a.segment;
@@ -167,7 +171,9 @@ final class ElementIO {
                 : s.get(JAVA_LONG_UNALIGNED, slot << 3);
         return k == F32 ? Float.intBitsToFloat((int) raw)
                 : k == BF16 ? Float.intBitsToFloat((int) raw << 16)
-                : k == F16 ? Float16.toFloat((short) raw)
+                : k == F16 ? ((raw & 0x7FFF) > 0x7C00   // Float16.toFloat, written out (above)
+                        ? Float.intBitsToFloat((int) (raw & 0x8000) << 16 | 0x7F80_0000 | (int) (raw & 0x03FF) << 13)
+                        : Float.float16ToFloat((short) raw))
                 : k == F64 ? (float) Double.longBitsToDouble(raw)
                 : (float) (raw & a.intMask);   // INT: one rounding, to nearest even
     }
@@ -193,7 +199,9 @@ final class ElementIO {
         return k == F64 ? Double.longBitsToDouble(raw)
                 : k == F32 ? Float.intBitsToFloat((int) raw)
                 : k == BF16 ? Float.intBitsToFloat((int) raw << 16)
-                : k == F16 ? Float16.toFloat((short) raw)
+                : k == F16 ? ((raw & 0x7FFF) > 0x7C00   // Float16.toFloat, written out (above)
+                        ? Float.intBitsToFloat((int) (raw & 0x8000) << 16 | 0x7F80_0000 | (int) (raw & 0x03FF) << 13)
+                        : Float.float16ToFloat((short) raw))
                 : (double) (raw & a.intMask);   // INT: exact below 2^53, else one rounding
     }
 
