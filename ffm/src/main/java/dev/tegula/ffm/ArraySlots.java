@@ -17,11 +17,11 @@ import java.util.Objects;
  * <p>For ranks 1 to 4, every strided array and every tiled layout whose tiles split each dimension
  * into power-of-two digits ({@link #carry}) evaluates one inline formula from the array's fields:
  * {@code slotOffset + Σ x·stride}, plus, for tiled layouts, one or two "carry" terms
- * {@code (x >>> shift)·carry} a dimension. There is no call in it and few loop invariants, so a loop over
- * one array compiles to a short body whatever other arrays the profile of that loop has seen (with
- * a polluted profile, C2 compiles every path it saw into the loop, and the invariants of all of
- * them compete for registers; the measurements behind this design are in
- * {@code docs/benchmarks.md}).
+ * {@code (x >>> shift)·carry} a dimension. There is no call in it and few loop invariants (with a
+ * polluted profile, C2 compiles every path it saw into the loop, and the invariants of all of them
+ * compete for registers): a row-major or column-major read loop runs at the hand loop's speed after
+ * a profile of every element type, a tiled one still depends on how C2 compiles the loop (1.1x to
+ * 6x the hand loop between forks); the measurements are in {@code docs/benchmarks.md}.
  *
  * <p>Two details let C2 vectorize a loop of writes over the innermost index (measured in
  * {@code docs/benchmarks.md}: {@code setFloat} over a row-major array went from 12x to 1.0x the hand
