@@ -1,5 +1,7 @@
 package dev.tegula.io;
 
+import dev.tegula.core.ArrayShape;
+import dev.tegula.core.ElementType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -137,7 +139,16 @@ public record GgufHeader(int version, SequencedMap<String, GgufValue> metadata, 
                 throw c.error(field + ": the byte size of " + elements + " " + type + " elements overflows");
             }
             long offset = c.i64(field + " offset");
-            tensors.add(new GgufTensorInfo(tname, ne, type, offset, byteSize));
+            GgufTensorInfo info = new GgufTensorInfo(tname, ne, type, offset, byteSize);
+            // the product above runs in the file's order and stops growing at a zero dimension; Tegula's
+            // (XLA's) rule multiplies its own order, ne reversed, and refuses a product that overflows on the
+            // way even when a later dimension is 0: refuse here what array() and readInto could not shape
+            try {
+                ArrayShape.of(type.elementType() != null ? type.elementType() : ElementType.U8, info.dimensions());
+            } catch (IllegalArgumentException e) {
+                throw c.error(field + " ne: " + java.util.Arrays.toString(ne) + " is not a valid shape: " + e.getMessage());
+            }
+            tensors.add(info);
         }
         long end = c.position();
         long dataOffset = (end + alignment - 1) / alignment * alignment;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.foreign.Arena;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -176,6 +177,16 @@ class GgufBadInputTest {
         refused(Bytes.header(2, 0).tensor("t", new long[] {1}, 0, 0).tensor("t", new long[] {1}, 0, 32).data(32, 64)
                 .bytes(), "tensor 't'", "name repeated");
         refused(Bytes.header(1, 0).tensor("t", new long[] {1L << 62}, 0, 0).data(32, 4).bytes(), "overflows");
+        // no elements (a zero in ne), but the other dimensions overflow int64 in Tegula's order (ne reversed),
+        // which the shape rule refuses: found by GgufFuzzTest (regression-zero-dimension-overflowing-shape)
+        refused(Bytes.header(1, 0).tensor("t", new long[] {3, 0, 1L << 40, 1L << 40}, 0, 0).data(32, 0).bytes(),
+                "tensor 't' ne", "is not a valid shape", "exceeds int64");
+        // the same dimensions in the order that stays in range reads (1 << 40 times 3 times 0)
+        Path ok = Files.write(dir.resolve("empty.gguf"),
+                Bytes.header(1, 0).tensor("t", new long[] {1L << 40, 3, 0}, 0, 0).data(32, 0).bytes());
+        try (Arena arena = Arena.ofConfined()) {
+            assertEquals(0, Gguf.open(ok, arena).tensor("t").array().shape().elementCount());
+        }
     }
 
     @Test
