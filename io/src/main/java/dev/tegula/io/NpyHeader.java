@@ -168,7 +168,13 @@ public record NpyHeader(int major, ElementType elementType, ByteOrder byteOrder,
             throw bad(name, "data", "is " + (size - dataOffset) + " bytes, but shape " + tuple(dims) + " of " + descr
                     + " needs " + bytes + " (truncated file?)");
         }
-        return new NpyHeader(major, type, order, fortran, dims, dataOffset, bytes);
+        NpyHeader h = new NpyHeader(major, type, order, fortran, dims, dataOffset, bytes);
+        try {
+            h.shape();   // NumPy accepts dimensions whose product overflows before a zero; Tegula's shape rule does not
+        } catch (IllegalArgumentException e) {
+            throw bad(name, "shape", tuple(dims) + " is not a valid shape: " + e.getMessage());
+        }
+        return h;
     }
 
     private static long[] dimensions(Object shape, String name) throws TensorFormatException {

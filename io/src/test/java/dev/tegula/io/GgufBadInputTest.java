@@ -181,6 +181,8 @@ class GgufBadInputTest {
         // which the shape rule refuses: found by GgufFuzzTest (regression-zero-dimension-overflowing-shape)
         refused(Bytes.header(1, 0).tensor("t", new long[] {3, 0, 1L << 40, 1L << 40}, 0, 0).data(32, 0).bytes(),
                 "tensor 't' ne", "is not a valid shape", "exceeds int64");
+        refused(Bytes.header(1, 0).tensor("t", new long[] {0, 1L << 40, 1L << 40}, 0, 0).data(32, 0).bytes(),
+                "tensor 't' ne", "is not a valid shape", "exceeds int64");
         // the same dimensions in the order that stays in range reads (1 << 40 times 3 times 0)
         Path ok = Files.write(dir.resolve("empty.gguf"),
                 Bytes.header(1, 0).tensor("t", new long[] {1L << 40, 3, 0}, 0, 0).data(32, 0).bytes());

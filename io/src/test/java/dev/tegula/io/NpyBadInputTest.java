@@ -70,6 +70,12 @@ class NpyBadInputTest {
         refused(IoFixtures.npyWithHeader(1, dict("'<f8'", "False", "(4611686018427387904, 4)"), new byte[0]),
                 "shape", "more bytes than a long");
         refused(IoFixtures.npyWithHeader(1, dict("'<f8'", "False", "(3, 3)"), new byte[71]), "data", "71", "72");
+        // no elements, but dimensions that overflow int64 before the zero (NumPy takes them; Tegula's shape
+        // rule, XLA's, does not): refused naming the shape, not an IllegalArgumentException from the shape
+        refused(IoFixtures.npyWithHeader(1, dict("'<f4'", "False", "(1099511627776, 1099511627776, 0)"), new byte[0]),
+                "shape", "is not a valid shape", "exceeds int64");
+        refused(IoFixtures.npyWithHeader(1, dict("'<f4'", "True", "(0, 1099511627776, 1099511627776)"), new byte[0]),
+                "shape", "is not a valid shape");
     }
 
     @ParameterizedTest
