@@ -207,6 +207,10 @@ final class Kernels {
             stridedLine(src, so + lo * s, s, dst, dO + lo * t, t, hi - lo, b);
             return;
         }
+        if (mode == Mode.RUNS && level == end - 1) {
+            runs(src, so + lo * s, s, dst, dO + lo * t, t, hi - lo, nest.extents()[nest.depth() - 1] * b, b);
+            return;
+        }
         for (long i = lo; i < hi; i++) {
             outer(nest, src, dst, b, from, to, split, level + 1, end, skip, so + i * s, dO + i * t, mode, dstStrips);
         }
@@ -219,6 +223,17 @@ final class Kernels {
             case 4 -> dst.set(I, dO * 4, src.get(I, so * 4));
             case 8 -> dst.set(L, dO * 8, src.get(L, so * 8));
             default -> MemorySegment.copy(src, so * b, dst, dO * b, b);
+        }
+    }
+
+    /**
+     * {@code n} bulk runs of {@code runBytes} bytes, the {@code i}-th from slot {@code so + i s} to slot
+     * {@code dO + i t} (element size {@code b}): the last loop around the runs written out here, not
+     * one more level of {@link #outer}'s recursion per run.
+     */
+    static void runs(MemorySegment src, long so, long s, MemorySegment dst, long dO, long t, long n, long runBytes, int b) {
+        for (long i = 0; i < n; i++) {
+            MemorySegment.copy(src, (so + i * s) * b, dst, (dO + i * t) * b, runBytes);
         }
     }
 

@@ -141,6 +141,32 @@ class RelayoutConcurrencyTest {
     }
 
     /**
+     * Bulk runs under a single outer loop (rows of a view, 520 elements apart, into a dense array): the
+     * two tasks take the two halves of that loop, the second starting mid-way, and every row lands
+     * where it belongs.
+     */
+    @Test
+    void bulkRunsUnderOneLoopAreSplitAndExact() throws Exception {
+        CountingPool pool = new CountingPool();
+        try (Arena arena = Arena.ofShared()) {
+            Array big = Array.allocate(arena, shape("f32[2048,520]{1,0}"));
+            pattern(big.segment(), 3);
+            Array src = big.slice(1, 0, 512);
+            Array dst = Array.allocate(arena, shape("f32[2048,512]{1,0}"));
+            assertTrue(dst.shape().bufferSize() > Tasks.MIN_PARALLEL_BYTES);
+            Relayout.copy(src, dst, pool, 2);
+            assertTrue(pool.tasks.get() >= 2, () -> "not split: " + Relayout.plan(src, dst).describe());
+            for (long i = 0; i < 2048; i++) {
+                long row = i;
+                assertEquals(-1, big.segment().asSlice(4 * 520 * i, 4 * 512).mismatch(dst.segment().asSlice(4 * 512 * i, 4 * 512)),
+                        () -> "row " + row);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
      * A plain two-dimensional transpose is one loop nest that the kernels do not split (its only
      * outer loop is the transpose partner): with an executor it runs on the calling thread, and is
      * still exact. Pinned so that a change in either direction is noticed (docs/reliability.md).
