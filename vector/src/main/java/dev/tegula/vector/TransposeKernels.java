@@ -59,6 +59,30 @@ final class TransposeKernels {
         return property > 0 ? property : Math.max(sRow, dRow) >= FAR_ROW_BYTES ? FAR_BLOCK : NEAR_BLOCK;
     }
 
+    /**
+     * Blocks of a transpose whose destination rows lie {@link #FAR_ROW_BYTES} or more apart: 512
+     * elements of each source row (destination rows) by 64 source rows, staged whole in
+     * {@link #STAGE_BUFFER} (128 KiB for f32, in L2) and written out as one bulk copy per destination
+     * row. Stored straight into such a destination, the 16 rows of each tile fall into one set of
+     * the L1 and L2 caches; staged, (2,1,0) of {@code f32[256,512,512]} ran in 51-53 ms against
+     * 103-107, bf16 63 against 144, on AMD Zen 4 (docs/benchmarks.md). Measured 128x128 to 512x256:
+     * 512x64 and 256x128 the fastest. Staging rows near each other (8192² transposes) was slower.
+     */
+    static final int STAGED_BLOCK_I = 512;
+    static final int STAGED_BLOCK_J = 64;
+    static final long STAGE_BYTES = 128 * 1024;
+    private static final ThreadLocal<MemorySegment> STAGE_BUFFER = ThreadLocal.withInitial(
+            () -> java.lang.foreign.Arena.ofAuto().allocate(STAGE_BYTES, 64));
+
+    /**
+     * {@return true if a transpose of {@code b}-byte elements whose destination rows are {@code dRow}
+     * bytes apart goes through the staging buffer in blocks of {@code blockI} by {@code blockJ}}: far
+     * destination rows, source strips, and a block that fits the buffer.
+     */
+    static boolean staged(long dRow, boolean dstStrips, long blockI, long blockJ, int b) {
+        return !dstStrips && dRow >= FAR_ROW_BYTES && blockI * blockJ * b <= STAGE_BYTES;
+    }
+
     /** The per-thread buffer a 16x16 tile's rows pass through between permute rounds (1 KiB, in L1). */
     static final ThreadLocal<MemorySegment> TILE_BUFFER = ThreadLocal.withInitial(
             () -> java.lang.foreign.Arena.ofAuto().allocate(1024, 64));
@@ -124,7 +148,7 @@ final class TransposeKernels {
     /**
      * dst[dO + i·tI + j] = src[so + i + j·sJ] for i < nI, j < nJ, element units; see the class
      * documentation. {@code dstStrips}: walk each block in strips of destination rows (see
-     * {@link #direct(MemorySegment, long, MemorySegment, long, int, long, long, long, long, long, long, boolean)}).
+     * {@link #direct(MemorySegment, long, MemorySegment, long, int, long, long, long, long, long, long, boolean, boolean)}).
      */
     static void transpose(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
                           long sJ, boolean dstStrips) {
@@ -155,11 +179,24 @@ final class TransposeKernels {
         }
     }
 
-    /** {@link #direct(MemorySegment, long, MemorySegment, long, int, long, long, long, long, long, long, boolean)} with the blocks of {@link #block}. */
+    /**
+     * {@link #direct(MemorySegment, long, MemorySegment, long, int, long, long, long, long, long, long, boolean, boolean)}
+     * staged in blocks of {@link #STAGED_BLOCK_I} by {@link #STAGED_BLOCK_J} where {@link #staged} says so,
+     * else with the blocks of {@link #block}.
+     */
     private static void direct(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
                                long sJ, boolean dstStrips) {
-        direct(src, so, dst, dO, b, nI, tI, nJ, sJ, block(BLOCK_I, sJ * b, tI * b), block(BLOCK_J, sJ * b, tI * b),
-                dstStrips);
+        long dRow = tI * b;
+        if (!dstStrips && dRow >= FAR_ROW_BYTES) {
+            long bi = BLOCK_I > 0 ? BLOCK_I : STAGED_BLOCK_I;
+            long bj = BLOCK_J > 0 ? BLOCK_J : STAGED_BLOCK_J;
+            if (staged(dRow, false, bi, bj, b)) {
+                direct(src, so, dst, dO, b, nI, tI, nJ, sJ, bi, bj, false, true);
+                return;
+            }
+        }
+        direct(src, so, dst, dO, b, nI, tI, nJ, sJ, block(BLOCK_I, sJ * b, dRow), block(BLOCK_J, sJ * b, dRow),
+                dstStrips, false);
     }
 
     /**
@@ -171,10 +208,13 @@ final class TransposeKernels {
      * call continues the destination rows of this one and not the source rows (the 4-D reversal: its
      * innermost outer loop steps the destination by exactly one row's {@code nJ} elements): measured
      * on Zen 4, 64⁴ (3,2,1,0), 30 against 20 ms (docs/benchmarks.md); source strips were faster in
-     * every other case.
+     * every other case. {@code staged} (with source strips; {@code blockI · blockJ · b} at most
+     * {@link #STAGE_BYTES}): each block's tiles go into the per-thread staging buffer, then each
+     * destination row's piece of the block to the destination in one bulk copy (see
+     * {@link #STAGED_BLOCK_I}).
      */
     static void direct(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
-                       long sJ, long blockI, long blockJ, boolean dstStrips) {
+                       long sJ, long blockI, long blockJ, boolean dstStrips, boolean staged) {
         int t = TILE;
         MemorySegment w = TILE_BUFFER.get();
         int tj = Math.max(t, 64 / b);             // destination elements per step: whole 64-byte lines
@@ -194,6 +234,10 @@ final class TransposeKernels {
                             step(src, srcCol + j * sRow, sRow, dst, dstRows + j * b, dRow, b, t, tj, w);
                         }
                     }
+                    continue;
+                }
+                if (staged) {
+                    stagedBlock(src, so, dst, dO, b, tI, sJ, ib, iEnd, jb, jEnd, tj, w);
                     continue;
                 }
                 for (long j = jb; j < jEnd; j += tj) {
@@ -216,6 +260,27 @@ final class TransposeKernels {
         }
         for (long j = fullJ; j < nJ; j++) {
             Kernels.stridedLine(src, so + j * sJ, 1, dst, dO + j, tI, fullI, b);
+        }
+    }
+
+    /**
+     * Block {@code [ib, iEnd) × [jb, jEnd)} of {@link #direct} through the staging buffer: its tiles
+     * stored there as {@code iEnd - ib} rows of {@code jEnd - jb} elements (source strips, as
+     * unstaged), then each row to its destination row in one bulk copy.
+     */
+    private static void stagedBlock(MemorySegment src, long so, MemorySegment dst, long dO, int b, long tI, long sJ,
+                                    long ib, long iEnd, long jb, long jEnd, int tj, MemorySegment w) {
+        MemorySegment st = STAGE_BUFFER.get();
+        long rowBytes = (jEnd - jb) * b;
+        long sRow = sJ * b;
+        for (long j = jb; j < jEnd; j += tj) {
+            long srcStrip = (so + j * sJ) * b;
+            for (long i = ib; i < iEnd; i += TILE) {
+                step(src, srcStrip + i * b, sRow, st, (i - ib) * rowBytes + (j - jb) * b, rowBytes, b, TILE, tj, w);
+            }
+        }
+        for (long i = ib; i < iEnd; i++) {
+            MemorySegment.copy(st, (i - ib) * rowBytes, dst, (dO + jb + i * tI) * b, rowBytes);
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.tegula.vector;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,6 +34,46 @@ class TransposeKernelsTest {
                                      @ForAll boolean shorts,
                                      @ForAll boolean dstStrips) {
         check(shorts ? 2 : 4, nI, nJ, nI + padI, nJ + padJ, so, dO, dstStrips);
+    }
+
+    /** The staged blocks (tiles through the staging buffer, one bulk copy per destination row piece), at small block sizes. */
+    @Property(tries = 200)
+    void stagedBlocksMatchElementLoop(@ForAll @IntRange(min = 1, max = 100) int nI,
+                                      @ForAll @IntRange(min = 1, max = 100) int nJ,
+                                      @ForAll @IntRange(min = 0, max = 5) int padI,
+                                      @ForAll @IntRange(min = 0, max = 5) int padJ,
+                                      @ForAll @IntRange(min = 0, max = 9) int so,
+                                      @ForAll @IntRange(min = 0, max = 9) int dO,
+                                      @ForAll @IntRange(min = 1, max = 3) int blockI32,
+                                      @ForAll @IntRange(min = 1, max = 2) int blockJ32,
+                                      @ForAll boolean shorts) {
+        int b = shorts ? 2 : 4;
+        if (TransposeKernels.TILE == 0 || !TransposeKernels.applies(b, nI, nJ)) {
+            check(b, nI, nJ, nI + padI, nJ + padJ, so, dO, false);   // the element path; nothing staged
+            return;
+        }
+        check(b, nI, nJ, nI + padI, nJ + padJ, so, dO, "staged " + blockI32 * 32 + "x" + blockJ32 * 32, (src, fast) -> TransposeKernels.direct(src, so, fast, dO, b, nI,
+                nJ + padJ, nJ, nI + padI, 32L * blockI32, 32L * blockJ32, false, true));
+    }
+
+    @Test
+    void stagedOnlyWhereDestinationRowsAreFar() {
+        long far = TransposeKernels.FAR_ROW_BYTES;
+        assertTrue(TransposeKernels.staged(far, false, 512, 64, 4));
+        assertFalse(TransposeKernels.staged(far - 4, false, 512, 64, 4));
+        assertFalse(TransposeKernels.staged(far, true, 512, 64, 4));          // destination strips are not staged
+        assertFalse(TransposeKernels.staged(far, false, 512, 128, 4));        // 256 KiB: larger than the buffer
+        assertTrue(TransposeKernels.staged(far, false, 512, 128, 2));
+        assertEquals(TransposeKernels.STAGE_BYTES, (long) TransposeKernels.STAGED_BLOCK_I * TransposeKernels.STAGED_BLOCK_J * 4);
+    }
+
+    @Test
+    void farDestinationRowsThroughTheStagingBuffer() {
+        // destination rows 256 KiB apart (and a little more): the dispatcher stages them; remainders on both sides,
+        // source rows crossing a staged block (64 source rows)
+        long farF32 = TransposeKernels.FAR_ROW_BYTES / 4;
+        check(4, 21, 101, 24, (int) farF32, 3, 1, false);
+        check(2, 37, 70, 40, (int) (2 * farF32) + 8, 0, 5, false);
     }
 
     @Test
@@ -135,6 +174,15 @@ class TransposeKernelsTest {
     }
 
     private static void check(int b, int nI, int nJ, int sJ, int tI, int so, int dO, boolean dstStrips) {
+        check(b, nI, nJ, sJ, tI, so, dO, "dstStrips=" + dstStrips, (src, fast) -> Kernels.transpose(src, so, fast, dO, b, nI, tI, nJ, sJ, dstStrips));
+    }
+
+    /** A transpose into {@code fast}: the kernel under test. */
+    private interface Run {
+        void run(MemorySegment src, MemorySegment fast);
+    }
+
+    private static void check(int b, int nI, int nJ, int sJ, int tI, int so, int dO, String what, Run kernel) {
         try (Arena arena = Arena.ofConfined()) {
             long srcElems = so + (long) nJ * sJ + nI;
             long dstElems = dO + (long) nI * tI + nJ;
@@ -152,9 +200,9 @@ class TransposeKernelsTest {
                     MemorySegment.copy(src, (so + i + j * sJ) * b, ref, (dO + i * tI + j) * b, b);
                 }
             }
-            Kernels.transpose(src, so, fast, dO, b, nI, tI, nJ, sJ, dstStrips);
-            assertArrayEquals(ref.toArray(ValueLayout.JAVA_BYTE), fast.toArray(ValueLayout.JAVA_BYTE),
-                    () -> "dstStrips=" + dstStrips + " b=" + b + " nI=" + nI + " nJ=" + nJ + " sJ=" + sJ + " tI=" + tI + " so=" + so + " dO=" + dO);
+            kernel.run(src, fast);
+            assertEquals(-1, ref.mismatch(fast),
+                    () -> what + " b=" + b + " nI=" + nI + " nJ=" + nJ + " sJ=" + sJ + " tI=" + tI + " so=" + so + " dO=" + dO);
         }
     }
 }
