@@ -24,36 +24,29 @@ import org.junit.jupiter.api.Test;
  */
 class TransposeKernelsTest {
 
-    @Property(tries = 300)
-    void transposeMatchesElementLoop(@ForAll @IntRange(min = 1, max = 80) int nI,
-                                     @ForAll @IntRange(min = 1, max = 80) int nJ,
+    /**
+     * {@code walk} 0: source strips, 1: destination strips (both through {@link Kernels#transpose}),
+     * 2: staged blocks of {@code 32 blockI32} by {@code 32 blockJ32} (tiles through the staging
+     * buffer, one bulk copy per destination row piece), called directly at these small block sizes.
+     */
+    @Property(tries = 500)
+    void transposeMatchesElementLoop(@ForAll @IntRange(min = 1, max = 100) int nI,
+                                     @ForAll @IntRange(min = 1, max = 100) int nJ,
                                      @ForAll @IntRange(min = 0, max = 5) int padI,
                                      @ForAll @IntRange(min = 0, max = 5) int padJ,
                                      @ForAll @IntRange(min = 0, max = 9) int so,
                                      @ForAll @IntRange(min = 0, max = 9) int dO,
                                      @ForAll boolean shorts,
-                                     @ForAll boolean dstStrips) {
-        check(shorts ? 2 : 4, nI, nJ, nI + padI, nJ + padJ, so, dO, dstStrips);
-    }
-
-    /** The staged blocks (tiles through the staging buffer, one bulk copy per destination row piece), at small block sizes. */
-    @Property(tries = 200)
-    void stagedBlocksMatchElementLoop(@ForAll @IntRange(min = 1, max = 100) int nI,
-                                      @ForAll @IntRange(min = 1, max = 100) int nJ,
-                                      @ForAll @IntRange(min = 0, max = 5) int padI,
-                                      @ForAll @IntRange(min = 0, max = 5) int padJ,
-                                      @ForAll @IntRange(min = 0, max = 9) int so,
-                                      @ForAll @IntRange(min = 0, max = 9) int dO,
-                                      @ForAll @IntRange(min = 1, max = 3) int blockI32,
-                                      @ForAll @IntRange(min = 1, max = 2) int blockJ32,
-                                      @ForAll boolean shorts) {
+                                     @ForAll @IntRange(min = 0, max = 2) int walk,
+                                     @ForAll @IntRange(min = 1, max = 3) int blockI32,
+                                     @ForAll @IntRange(min = 1, max = 2) int blockJ32) {
         int b = shorts ? 2 : 4;
-        if (TransposeKernels.TILE == 0 || !TransposeKernels.applies(b, nI, nJ)) {
-            check(b, nI, nJ, nI + padI, nJ + padJ, so, dO, false);   // the element path; nothing staged
+        if (walk < 2 || TransposeKernels.TILE == 0 || !TransposeKernels.applies(b, nI, nJ)) {
+            check(b, nI, nJ, nI + padI, nJ + padJ, so, dO, walk == 1);
             return;
         }
-        check(b, nI, nJ, nI + padI, nJ + padJ, so, dO, "staged " + blockI32 * 32 + "x" + blockJ32 * 32, (src, fast) -> TransposeKernels.direct(src, so, fast, dO, b, nI,
-                nJ + padJ, nJ, nI + padI, 32L * blockI32, 32L * blockJ32, false, true));
+        check(b, nI, nJ, nI + padI, nJ + padJ, so, dO, "staged " + blockI32 * 32 + "x" + blockJ32 * 32, (src, fast) -> TransposeKernels.direct(
+                src, so, fast, dO, b, nI, nJ + padJ, nJ, nI + padI, 32L * blockI32, 32L * blockJ32, false, true));
     }
 
     @Test
