@@ -23,10 +23,13 @@ import jdk.incubator.vector.VectorSpecies;
  * round swaps one bit of the row index with the same bit of the lane index. Tiles are stored
  * straight into the destination, and a step along a strip covers {@code max(T, 64 / b)} destination
  * elements, so that each destination row of a step is written as whole 64-byte lines (two 16×16
- * tiles side by side for 2-byte elements). Remainders (rows and columns beyond the last whole tile)
- * go element by element.
+ * tiles side by side for 2-byte elements), except where the destination rows lie far apart
+ * ({@link #staged}): there a block's tiles go into a per-thread staging buffer first and each
+ * destination row's piece of the block leaves it in one bulk copy. Remainders (rows and columns
+ * beyond the last whole tile) go element by element.
  *
- * <p>Stateless and thread-safe; threads share work by calling it on disjoint ranges of J.
+ * <p>Thread-safe; its only state is per-thread scratch (a 1 KiB tile buffer and, once used, the
+ * 128 KiB staging buffer). Threads share work by calling it on disjoint ranges of J.
  */
 final class TransposeKernels {
     private TransposeKernels() {
