@@ -190,13 +190,11 @@ final class TransposeKernels {
     private static void direct(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
                                long sJ, boolean dstStrips) {
         long dRow = tI * b;
-        if (!dstStrips && dRow >= FAR_ROW_BYTES) {
-            long bi = BLOCK_I > 0 ? BLOCK_I : STAGED_BLOCK_I;
-            long bj = BLOCK_J > 0 ? BLOCK_J : STAGED_BLOCK_J;
-            if (staged(dRow, false, bi, bj, b)) {
-                direct(src, so, dst, dO, b, nI, tI, nJ, sJ, bi, bj, false, true);
-                return;
-            }
+        long bi = BLOCK_I > 0 ? BLOCK_I : STAGED_BLOCK_I;
+        long bj = BLOCK_J > 0 ? BLOCK_J : STAGED_BLOCK_J;
+        if (staged(dRow, dstStrips, bi, bj, b)) {
+            direct(src, so, dst, dO, b, nI, tI, nJ, sJ, bi, bj, false, true);
+            return;
         }
         direct(src, so, dst, dO, b, nI, tI, nJ, sJ, block(BLOCK_I, sJ * b, dRow), block(BLOCK_J, sJ * b, dRow),
                 dstStrips, false);
@@ -239,17 +237,26 @@ final class TransposeKernels {
                     }
                     continue;
                 }
+                // the tiles' target: the destination, or (staged) the staging buffer holding the
+                // block's iEnd - ib destination row pieces of jEnd - jb elements, one after the other
+                MemorySegment out = dst;
+                long outRow = dRow;
+                long outBase = dO * b;
                 if (staged) {
-                    stagedBlock(src, so, dst, dO, b, tI, sJ, ib, iEnd, jb, jEnd, tj, w);
-                    continue;
+                    out = STAGE_BUFFER.get();
+                    outRow = (jEnd - jb) * b;
+                    outBase = -(ib * outRow + jb * b);
                 }
                 for (long j = jb; j < jEnd; j += tj) {
                     long srcStrip = (so + j * sJ) * b;
-                    long dstCol = (dO + j) * b;
+                    long outCol = outBase + j * b;
                     for (long i = ib; i < iEnd; i += t) {
-                        long sb = srcStrip + i * b;
-                        long db = dstCol + i * dRow;
-                        step(src, sb, sRow, dst, db, dRow, b, t, tj, w);
+                        step(src, srcStrip + i * b, sRow, out, outCol + i * outRow, outRow, b, t, tj, w);
+                    }
+                }
+                if (staged) {
+                    for (long i = ib; i < iEnd; i++) {
+                        MemorySegment.copy(out, (i - ib) * outRow, dst, (dO + jb + i * tI) * b, outRow);
                     }
                 }
             }
@@ -263,27 +270,6 @@ final class TransposeKernels {
         }
         for (long j = fullJ; j < nJ; j++) {
             Kernels.stridedLine(src, so + j * sJ, 1, dst, dO + j, tI, fullI, b);
-        }
-    }
-
-    /**
-     * Block {@code [ib, iEnd) × [jb, jEnd)} of {@link #direct} through the staging buffer: its tiles
-     * stored there as {@code iEnd - ib} rows of {@code jEnd - jb} elements (source strips, as
-     * unstaged), then each row to its destination row in one bulk copy.
-     */
-    private static void stagedBlock(MemorySegment src, long so, MemorySegment dst, long dO, int b, long tI, long sJ,
-                                    long ib, long iEnd, long jb, long jEnd, int tj, MemorySegment w) {
-        MemorySegment st = STAGE_BUFFER.get();
-        long rowBytes = (jEnd - jb) * b;
-        long sRow = sJ * b;
-        for (long j = jb; j < jEnd; j += tj) {
-            long srcStrip = (so + j * sJ) * b;
-            for (long i = ib; i < iEnd; i += TILE) {
-                step(src, srcStrip + i * b, sRow, st, (i - ib) * rowBytes + (j - jb) * b, rowBytes, b, TILE, tj, w);
-            }
-        }
-        for (long i = ib; i < iEnd; i++) {
-            MemorySegment.copy(st, (i - ib) * rowBytes, dst, (dO + jb + i * tI) * b, rowBytes);
         }
     }
 
