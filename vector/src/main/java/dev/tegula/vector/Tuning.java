@@ -47,13 +47,16 @@ final class Tuning {
     /**
      * {@value}: elements of each source row that one block of {@link TransposeKernels} covers (the
      * destination rows of a block). Default: {@value #TRANSPOSE_BLOCK_DEFAULT}, or 128 where either
-     * side's rows lie 256 KiB or more apart.
+     * side's rows lie 256 KiB or more apart, or 512 in the staged blocks where the destination rows
+     * do ({@link TransposeKernels#STAGED_BLOCK_I}). Set, it fixes the size for every transpose; a
+     * block is staged only if it fits the staging buffer.
      */
     static final String TRANSPOSE_BLOCK_I = "tegula.relayout.transposeBlockI";
 
     /**
      * {@value}: source rows that one block of {@link TransposeKernels} covers (the elements of each
-     * destination row). Default: as {@link #TRANSPOSE_BLOCK_I}.
+     * destination row). Default: as {@link #TRANSPOSE_BLOCK_I}, and 64 in the staged blocks
+     * ({@link TransposeKernels#STAGED_BLOCK_J}).
      */
     static final String TRANSPOSE_BLOCK_J = "tegula.relayout.transposeBlockJ";
     static final int TRANSPOSE_BLOCK_DEFAULT = 512;
