@@ -247,7 +247,7 @@ final class ConvertKernels {
     /**
      * One 16x16 f32 tile: transposed by {@link TransposeKernels#tile16Int} into the per-thread
      * buffer {@code w} (in L1), then each row rounded to bf16 and stored (32 bytes). Converting as
-     * part of the transposing method was 10x slower: with sixteen conversions in it, C2 left some
+     * part of the transposing method is much slower: with sixteen conversions in it, C2 left some
      * of them out of line, and a vector passed out of line is boxed.
      */
     static void tile16F32ToBf16(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow,

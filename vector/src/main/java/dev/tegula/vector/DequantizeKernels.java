@@ -165,7 +165,7 @@ final class DequantizeKernels {
      * interleaved ({@code a0 b0 a1 b1 ...}) at {@code dst[off]}. No vector crosses a method boundary,
      * so nothing is boxed whether or not C2 inlines it; the kernels call it from one site each, because
      * a second inlined copy passed C2's node budget (NodeCountInliningCutoff) and left the Vector API
-     * calls inside out of line (boxed, 5x slower).
+     * calls inside out of line (boxed, several times slower).
      */
     private static void zipPair(MemorySegment src, long qa, long qb, int shift, int mask, int bias, float da, float db,
                                 MemorySegment dst, long off) {

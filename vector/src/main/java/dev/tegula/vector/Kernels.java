@@ -287,92 +287,20 @@ final class Kernels {
             unzip2(src, so, dst, dO, tI, nJ);
             return;
         }
-        long i0 = 0;
-        long j0 = 0;
-        if (TransposeKernels.applies(b, nI, nJ) && !VIA_SCRATCH) {
+        if (TransposeKernels.applies(b, nI, nJ)) {
             TransposeKernels.transpose(src, so, dst, dO, b, nI, tI, nJ, sJ, dstStrips);
-            return;
-        }
-        if (VECTOR && (b == 4 || b == 2) && nI >= 8 && nJ >= 8) {
-            transposeViaScratch(src, so, dst, dO, b, nI, tI, nJ, sJ);
             return;
         }
         // scalar: blocked so both arrays are walked in cache-sized pieces
         final long blk = 32;
-        for (j0 = 0; j0 < nJ; j0 += blk) {
+        for (long j0 = 0; j0 < nJ; j0 += blk) {
             long jEnd = Math.min(nJ, j0 + blk);
-            for (i0 = 0; i0 < nI; i0 += blk) {
+            for (long i0 = 0; i0 < nI; i0 += blk) {
                 long iEnd = Math.min(nI, i0 + blk);
                 for (long i = i0; i < iEnd; i++) {
                     stridedLine(src, so + i + j0 * sJ, sJ, dst, dO + i * tI + j0, 1, jEnd - j0, b);
                 }
             }
-        }
-    }
-
-    /*
-     * Transpose blocking, measured on this machine kind (docs/benchmarks.md): each block reads
-     * READ_BYTES of every source row it covers and fills a SCRATCH_BYTES scratch block; blocks sweep
-     * along the source rows (J_OUTER) so a band of rows is read sequentially. The system properties
-     * of {@link Tuning} exist for that tuning study only.
-     */
-    /** The scratch-block transpose of the previous round instead of {@link TransposeKernels} (for comparison only). */
-    private static final boolean VIA_SCRATCH = Boolean.getBoolean(Tuning.TRANSPOSE_VIA_SCRATCH);
-    private static final int SCRATCH_BYTES = Integer.getInteger(Tuning.SCRATCH_BYTES, Tuning.SCRATCH_BYTES_DEFAULT);
-    private static final boolean J_OUTER = !"false".equals(System.getProperty(Tuning.SWEEP_SOURCE_ROWS));
-    private static final int READ_BYTES = Integer.getInteger(Tuning.READ_BYTES, Tuning.READ_BYTES_DEFAULT);
-    private static final ThreadLocal<MemorySegment> SCRATCH =
-            ThreadLocal.withInitial(() -> java.lang.foreign.Arena.ofAuto().allocate(SCRATCH_BYTES, 64));
-
-    /**
-     * The transpose for 2- and 4-byte elements: 8x8 blocks are transposed in registers into a
-     * cache-resident scratch block of {@code bi} destination rows by {@code bj} elements, which then
-     * goes to the destination as {@code bi} bulk copies (the JDK's bulk copy writes without reading
-     * the destination lines first, which plain vector stores cannot). Remainders go element by element.
-     */
-    private static void transposeViaScratch(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI,
-                                            long tI, long nJ, long sJ) {
-        MemorySegment scratch = SCRATCH.get();
-        long bi = Math.min(READ_BYTES / b, nI & ~7L);          // elements of a source row read per block
-        long bj = Math.min(SCRATCH_BYTES / b / bi, nJ & ~7L);   // destination row elements per block
-        bj &= ~7L;
-        long fullI = nI - nI % bi;
-        long fullJ = nJ - nJ % bj;
-        long rowBytes = bj * b;
-        long nb = (fullI / bi) * (fullJ / bj);
-        long perI = fullJ / bj;
-        for (long blk = 0; blk < nb; blk++) {
-            long ib;
-            long jb;
-            if (J_OUTER) {
-                jb = (blk / (fullI / bi)) * bj;
-                ib = (blk % (fullI / bi)) * bi;
-            } else {
-                ib = (blk / perI) * bi;
-                jb = (blk % perI) * bj;
-            }
-            {
-                for (long j = 0; j < bj; j += 8) {
-                    long srcRow = (so + ib + (jb + j) * sJ) * b;
-                    for (long i = 0; i < bi; i += 8) {
-                        if (b == 4) {
-                            block8x8Int(src, srcRow + i * 4, sJ * 4, scratch, (i * bj + j) * 4, rowBytes);
-                        } else {
-                            block8x8Short(src, srcRow + i * 2, sJ * 2, scratch, (i * bj + j) * 2, rowBytes);
-                        }
-                    }
-                }
-                for (long i = 0; i < bi; i++) {
-                    MemorySegment.copy(scratch, i * rowBytes, dst, (dO + (ib + i) * tI + jb) * b, rowBytes);
-                }
-            }
-        }
-        // remainders: columns i >= fullI for every j; rows j >= fullJ for i < fullI
-        for (long j = 0; j < nJ; j++) {
-            stridedLine(src, so + fullI + j * sJ, 1, dst, dO + fullI * tI + j, tI, nI - fullI, b);
-        }
-        for (long j = fullJ; j < nJ; j++) {
-            stridedLine(src, so + j * sJ, 1, dst, dO + j, tI, fullI, b);
         }
     }
 

@@ -130,7 +130,7 @@ record LoopNest(long[] extents, long[] srcStrides, long[] dstStrides, long srcOf
 
     /**
      * For a bulk-run nest (innermost loop contiguous in both arrays), the loop order to walk it in:
-     * destination order (this nest) or source order. Measured on the tiled cases, runs go faster
+     * destination order (this nest) or source order. On the tiled cases runs go faster
      * when consecutive runs jump far on the other side (many concurrent sequential streams) than
      * when they step through it a tile apart, so the order whose second-innermost loop has the
      * larger stride on the other side is chosen.

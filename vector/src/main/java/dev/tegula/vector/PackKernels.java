@@ -31,8 +31,7 @@ final class PackKernels {
     /**
      * Packs {@code [from, to)} of {@code n} one-per-byte elements into nibbles (from even). At the
      * preferred vector width: a 512-bit load of 64 elements, read as 32 shorts (two elements each),
-     * becomes 32 packed bytes in one narrowing (Zen 4, 128 Mi elements, one thread: 9.8 ms against
-     * 14.4 ms with 256-bit steps; docs/benchmarks.md).
+     * becomes 32 packed bytes in one narrowing (faster than 256-bit steps).
      */
     static void pack4(MemorySegment src, MemorySegment dst, long n, long from, long to) {
         long i = from;

@@ -46,10 +46,9 @@ final class TransposeKernels {
      * Elements of each source row a block covers (destination rows per block) and source rows per
      * block (elements of each destination row) when the rows of both sides are near each other
      * (under {@link #FAR_ROW_BYTES} apart), and {@link #FAR_BLOCK} when either side's rows are far
-     * apart. Measured on AMD Zen 4 (docs/benchmarks.md): 512 x 512 was 15-35 % faster than 128 x 128
-     * on 8192-wide and batched 512-wide transposes, and 1.8x slower where rows lie 512 KiB to 1 MiB
-     * apart (there each row of a block falls into the same few cache sets). The system properties
-     * fix both sizes for every transpose (tuning studies only).
+     * apart: large blocks pay where rows are near, and where rows lie hundreds of KiB apart each row
+     * of a large block falls into the same few cache sets. The system properties fix both sizes for
+     * every transpose (tuning studies only).
      */
     static final int BLOCK_I = Integer.getInteger(Tuning.TRANSPOSE_BLOCK_I, 0);
     static final int BLOCK_J = Integer.getInteger(Tuning.TRANSPOSE_BLOCK_J, 0);
@@ -67,9 +66,7 @@ final class TransposeKernels {
      * elements of each source row (destination rows) by 64 source rows, staged whole in
      * {@link #STAGE_BUFFER} (128 KiB for f32, in L2) and written out as one bulk copy per destination
      * row. Stored straight into such a destination, the 16 rows of each tile fall into one set of
-     * the L1 and L2 caches; staged, (2,1,0) of {@code f32[256,512,512]} ran in 51-53 ms against
-     * 103-107, bf16 63 against 144, on AMD Zen 4 (docs/benchmarks.md). Measured 128x128 to 512x256:
-     * 512x64 and 256x128 the fastest. Staging rows near each other (8192² transposes) was slower.
+     * the L1 and L2 caches; staged, each destination row piece leaves in one sequential copy.
      */
     static final int STAGED_BLOCK_I = 512;
     static final int STAGED_BLOCK_J = 64;
@@ -140,46 +137,13 @@ final class TransposeKernels {
     }
 
     /**
-     * Bytes of the per-thread band scratch of {@link #banded} (0, the default: off). Measured on Zen 4
-     * with 4 MiB bands (large enough for MemorySegment.copy's streaming stores): no faster than
-     * {@link #direct} (docs/benchmarks.md), so it stays as an option for that comparison.
-     */
-    static final long BAND_BYTES = Long.getLong(Tuning.TRANSPOSE_BAND_BYTES, 0);
-    private static final ThreadLocal<MemorySegment> BAND = ThreadLocal.withInitial(
-            () -> dev.tegula.ffm.HostMemory.allocate(java.lang.foreign.Arena.ofAuto(), BAND_BYTES, 64));
-
-    /**
      * dst[dO + i·tI + j] = src[so + i + j·sJ] for i < nI, j < nJ, element units; see the class
      * documentation. {@code dstStrips}: walk each block in strips of destination rows (see
      * {@link #direct(MemorySegment, long, MemorySegment, long, int, long, long, long, long, long, long, boolean, boolean)}).
      */
     static void transpose(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
                           long sJ, boolean dstStrips) {
-        long bandRows = BAND_BYTES <= 0 ? 0 : BAND_BYTES / (nJ * b) / TILE * TILE;
-        if (tI == nJ && bandRows >= TILE) {
-            banded(src, so, dst, dO, b, nI, nJ, sJ, Math.min(bandRows, nI - nI % TILE));
-            return;
-        }
         direct(src, so, dst, dO, b, nI, tI, nJ, sJ, dstStrips);
-    }
-
-    /**
-     * A transpose whose destination rows are dense ({@code tI == nJ}): bands of whole destination
-     * rows are transposed into a cache-resident scratch band, which goes to the destination in one
-     * bulk copy (large enough for the JDK's streaming stores, which do not read the destination first).
-     */
-    static void banded(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long nJ,
-                               long sJ, long bandRows) {
-        MemorySegment band = BAND.get();
-        long fullI = nI - nI % TILE;
-        for (long i0 = 0; i0 < fullI; i0 += bandRows) {
-            long r = Math.min(bandRows, fullI - i0);
-            direct(src, so + i0, band, 0, b, r, nJ, nJ, sJ, false);
-            MemorySegment.copy(band, 0, dst, (dO + i0 * nJ) * b, r * nJ * b);
-        }
-        for (long j = 0; j < nJ; j++) {
-            Kernels.stridedLine(src, so + fullI + j * sJ, 1, dst, dO + fullI * nJ + j, nJ, nI - fullI, b);
-        }
     }
 
     /**
@@ -207,9 +171,8 @@ final class TransposeKernels {
      * is read as one run) or of {@code T} destination rows ({@code dstStrips} true: each destination
      * row of the strip is written as one run). The caller asks for destination strips where its next
      * call continues the destination rows of this one and not the source rows (the 4-D reversal: its
-     * innermost outer loop steps the destination by exactly one row's {@code nJ} elements): measured
-     * on Zen 4, 64⁴ (3,2,1,0), 30 against 20 ms (docs/benchmarks.md); source strips were faster in
-     * every other case. {@code staged} (with source strips; {@code blockI · blockJ · b} at most
+     * innermost outer loop steps the destination by exactly one row's {@code nJ} elements).
+     * {@code staged} (with source strips; {@code blockI · blockJ · b} at most
      * {@link #STAGE_BYTES}): each block's tiles go into the per-thread staging buffer, then each
      * destination row's piece of the block to the destination in one bulk copy (see
      * {@link #STAGED_BLOCK_I}).
@@ -299,9 +262,8 @@ final class TransposeKernels {
      * {@code vpermt2d}/{@code vpermt2w} on AVX-512), each swapping one bit of the row index with
      * the same bit of the lane index. Two rounds in registers, the rows through the small per-thread
      * buffer {@code w} (in L1), two more rounds: one method doing all four (64 permutes, 32 vector
-     * registers' worth) was refused by C1 ("out of virtual registers in linear scan") in a JVM that
-     * had run other relayouts first, and then never reached C2 (20x slower); a loop over the rounds
-     * through {@code w} ran at half the speed (docs/benchmarks.md).
+     * registers' worth) can be refused by C1 ("out of virtual registers in linear scan") and then
+     * never reach C2; a loop over the rounds through {@code w} is slower than two straight halves.
      */
     static void tile16Int(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow, MemorySegment w) {
         tile16IntFront(src, sb, sRow, w);
@@ -447,9 +409,8 @@ final class TransposeKernels {
      * {@code vpermt2d}/{@code vpermt2w} on AVX-512), each swapping one bit of the row index with
      * the same bit of the lane index. Two rounds in registers, the rows through the small per-thread
      * buffer {@code w} (in L1), two more rounds: one method doing all four (64 permutes, 32 vector
-     * registers' worth) was refused by C1 ("out of virtual registers in linear scan") in a JVM that
-     * had run other relayouts first, and then never reached C2 (20x slower); a loop over the rounds
-     * through {@code w} ran at half the speed (docs/benchmarks.md).
+     * registers' worth) can be refused by C1 ("out of virtual registers in linear scan") and then
+     * never reach C2; a loop over the rounds through {@code w} is slower than two straight halves.
      */
     static void tile16Short(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow, MemorySegment w) {
         tile16ShortFront(src, sb, sRow, w);

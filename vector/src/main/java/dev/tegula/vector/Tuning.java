@@ -19,26 +19,6 @@ final class Tuning {
     static final String SCALAR = "tegula.relayout.scalar";
 
     /**
-     * {@value}: bytes of the per-thread scratch block of the transpose kernel, which blocks are
-     * transposed into before a bulk copy writes them out. Default {@value #SCRATCH_BYTES_DEFAULT}.
-     */
-    static final String SCRATCH_BYTES = "tegula.relayout.scratchBytes";
-    static final int SCRATCH_BYTES_DEFAULT = 64 * 1024;
-
-    /**
-     * {@value}: bytes of each source row that one transpose block reads. Default
-     * {@value #READ_BYTES_DEFAULT}.
-     */
-    static final String READ_BYTES = "tegula.relayout.readBytes";
-    static final int READ_BYTES_DEFAULT = 512;
-
-    /**
-     * {@value}: {@code false} sweeps transpose blocks down the source columns instead of along the
-     * source rows. Default {@code true} (a band of source rows is read sequentially).
-     */
-    static final String SWEEP_SOURCE_ROWS = "tegula.relayout.sweepSourceRows";
-
-    /**
      * {@value}: {@code true} uses 8x8 transpose tiles even where 512-bit vectors would allow 16x16
      * ({@link TransposeKernels}). Default {@code false}.
      */
@@ -60,16 +40,4 @@ final class Tuning {
      */
     static final String TRANSPOSE_BLOCK_J = "tegula.relayout.transposeBlockJ";
     static final int TRANSPOSE_BLOCK_DEFAULT = 512;
-
-    /**
-     * {@value}: bytes of the per-thread band buffer of {@link TransposeKernels}' band route (bands of
-     * whole destination rows transposed into the buffer, then one bulk copy each). Default 0: off.
-     */
-    static final String TRANSPOSE_BAND_BYTES = "tegula.relayout.transposeBandBytes";
-
-    /**
-     * {@value}: {@code true} runs the previous scratch-block transpose of {@link Kernels} instead of
-     * {@link TransposeKernels}, for comparisons. Default {@code false}.
-     */
-    static final String TRANSPOSE_VIA_SCRATCH = "tegula.relayout.transposeViaScratch";
 }
