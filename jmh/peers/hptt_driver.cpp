@@ -3,8 +3,10 @@
 // then compile this driver against it, e.g.
 //   g++ -O3 -march=native -fopenmp -I$HPTT/include hptt_driver.cpp -L$HPTT/lib -lhptt -o hptt_driver
 //   LD_LIBRARY_PATH=$HPTT/lib OMP_NUM_THREADS=2 ./hptt_driver --threads 1 --pages huge
+// Plans are HPTT's tuned ones (hptt::MEASURE: it times candidate plans for up to about 10 s per case)
+// unless --estimate asks for its untuned model-based plans (hptt::ESTIMATE).
 // Output: one line per case: median GB/s counted as bytes read + written (2 x array bytes), the median
-// GB/s of memcpy of the same bytes (split in `threads` parts), and their ratio.
+// GB/s of memcpy of the same bytes (split in `threads` parts), their ratio, and the planning time.
 #include <hptt.h>
 #include <omp.h>
 #include <sys/mman.h>
@@ -38,11 +40,15 @@ static double median(std::vector<double> v) { std::sort(v.begin(), v.end()); ret
 int main(int argc, char** argv) {
     int threads = 1, reps = 15;
     bool huge = true;
+    bool estimate = false;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         if (a == "--threads") threads = atoi(argv[++i]);
         else if (a == "--reps") reps = atoi(argv[++i]);
         else if (a == "--pages") huge = std::string(argv[++i]) == "huge";
+        else if (a == "--estimate") estimate = true;
+        else if (a == "--measure") estimate = false;
+        else { fprintf(stderr, "unknown option %s (--threads N, --reps N, --pages huge|4k, --estimate, --measure)\n", a.c_str()); return 2; }
     }
     std::vector<Case> cases = {
         {"f32_8192x8192_T", {8192, 8192}, {1, 0}},
@@ -52,8 +58,9 @@ int main(int argc, char** argv) {
         {"f32_4d_3210", {64, 64, 64, 64}, {3, 2, 1, 0}},
         {"f32_4d_0231", {64, 64, 64, 64}, {0, 2, 3, 1}},
     };
-    printf("# HPTT, %d thread(s), %s pages, %d repetitions, medians\n", threads, huge ? "huge" : "4 KiB", reps);
-    printf("| case | HPTT GB/s | memcpy GB/s | ratio |\n|---|---:|---:|---:|\n");
+    printf("# HPTT %s plans, %d thread(s), %s pages, %d repetitions, medians\n", estimate ? "ESTIMATE" : "MEASURE",
+           threads, huge ? "huge" : "4 KiB", reps);
+    printf("| case | HPTT GB/s | memcpy GB/s | ratio | planning s |\n|---|---:|---:|---:|---:|\n");
     for (const Case& c : cases) {
         int dim = (int) c.dims.size();
         size_t n = 1;
@@ -65,8 +72,10 @@ int main(int argc, char** argv) {
         for (size_t i = 0; i < n; i++) A[i] = (float) (i % 1000003);
         // HPTT's convention: B[i_perm[0], i_perm[1], ...] = A[i_0, i_1, ...]; with useRowMajor the
         // dimensions are given major first, as NumPy's transpose takes them.
+        double p0 = seconds();
         auto plan = hptt::create_plan(c.perm.data(), dim, 1.0f, A, c.dims.data(), nullptr, 0.0f, B, nullptr,
-                                      hptt::ESTIMATE, threads, nullptr, true);
+                                      estimate ? hptt::ESTIMATE : hptt::MEASURE, threads, nullptr, true);
+        double planning = seconds() - p0;
         plan->execute();
         // check a few elements against B = A.transpose(perm) (row-major)
         std::vector<int> bd(dim);
@@ -95,7 +104,7 @@ int main(int argc, char** argv) {
             tc.push_back(t2 - t1);
         }
         double gh = 2.0 * bytes / median(th) / 1e9, gc = 2.0 * bytes / median(tc) / 1e9;
-        printf("| %s | %.2f | %.2f | %.2f |\n", c.name, gh, gc, gh / gc);
+        printf("| %s | %.2f | %.2f | %.2f | %.1f |\n", c.name, gh, gc, gh / gc, planning);
         free(A); free(B); free(C);
     }
     return 0;
