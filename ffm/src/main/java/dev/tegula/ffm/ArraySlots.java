@@ -20,12 +20,11 @@ import java.util.Objects;
  * {@code (x >>> shift)·carry} a dimension. There is no call in it and few loop invariants (with a
  * polluted profile, C2 compiles every path it saw into the loop, and the invariants of all of them
  * compete for registers): a row-major or column-major read loop runs at the hand loop's speed after
- * a profile of every element type, a tiled one still depends on how C2 compiles the loop (1.1x to
- * 6x the hand loop between forks); the measurements are in {@code docs/benchmarks.md}.
+ * a profile of every element type, while a tiled one still depends on how C2 compiles the loop
+ * (figures in {@code docs/benchmarks.md}, "Element access").
  *
- * <p>Two details let C2 vectorize a loop of writes over the innermost index (measured in
- * {@code docs/benchmarks.md}: {@code setFloat} over a row-major array went from 12x to 1.0x the hand
- * loop). The index checks are {@link Objects#checkIndex(long, long)}, which C2 knows as range checks
+ * <p>Two details let C2 vectorize a loop of writes over the innermost index, as it does the hand
+ * loop. The index checks are {@link Objects#checkIndex(long, long)}, which C2 knows as range checks
  * and lifts out of a counted loop (an unsigned comparison of our own stayed in it, once per element);
  * their exception is replaced by one that names the index and the shape. And the innermost
  * dimension's term is written {@code stride == 1 ? x : x·stride}: the test is loop-invariant, so C2

@@ -31,14 +31,14 @@ import java.lang.foreign.MemorySegment;
  * ({@code writeInline}). Only u64 and complex types go to the codec ({@code *Rare}). This matters for
  * loops whose profile was polluted by other arrays: every path that the profile saw is compiled
  * into the loop, and a single call on any of them stops C2 from hoisting the array's fields and the
- * segment's checks out of the loop (a call may write memory; the cost is measured in
- * {@code docs/benchmarks.md}). Helpers called from one case are kept under 35 bytecodes (C2's size
+ * segment's checks out of the loop (a call may write memory; the cost is in
+ * {@code docs/benchmarks.md}, "Element access"). Helpers called from one case are kept under 35 bytecodes (C2's size
  * limit at call sites it does not consider frequent), with one exception on purpose:
  * {@code setFloat} writes f32, bf16, f16 and f64 itself and hands the narrow kinds to
  * {@code setFloatNarrow}, which stays out of line where it is rare. C2 inlines an accessor into a
- * loop only while the accessor's own compiled code is under {@code InlineSmallCode} (2500 bytes);
- * with every kind inline {@code Array.setFloat} compiled to 3056 bytes after a polluted profile,
- * with the split to 1592-1952 (docs/benchmarks.md, "Writes").
+ * loop only while the accessor's own compiled code is under {@code InlineSmallCode} (2500 bytes),
+ * which {@code Array.setFloat} with every kind inline exceeds after a polluted profile and with the
+ * split does not (sizes in {@code docs/benchmarks.md}, "Element access").
  *
  * <p>Packed sub-byte slots ({@code E(1|2|4)}) are read-modify-write of their byte: only the slot's
  * own bits change.
@@ -153,7 +153,8 @@ final class ElementIO {
     // No call may stay on any path of the fast cases, however rare: after a profile that saw f16
     // rarely, C2 left Float16.toFloat (35 bytes) out of line ("low call site frequency"), and that
     // one call made a loop over an f32 array reload every field of the array and of its segment per
-    // element, 4x slower (ArrayReadBench, polluted); f16 is therefore decoded here, by intrinsics.
+    // element (ArrayReadBench, polluted; docs/benchmarks.md); f16 is therefore decoded here, by
+    // intrinsics.
 
     static float getFloat(Array a, long slot) {
         MemorySegment s = a.segment;
@@ -313,8 +314,8 @@ final class ElementIO {
     /**
      * {@return the code table of a {@link #SMALL} floating type or pred, shared by every array of
      * the type; null for the integer types, which truncate} Cheap: the table itself is built on the
-     * first write ({@link CodeTable#codes}), so arrays that are only read never pay for it (5-18 ms
-     * a type, measured on Zen 4).
+     * first write ({@link CodeTable#codes}), so arrays that are only read never pay for it (its cost
+     * is in {@code docs/benchmarks.md}).
      */
     static synchronized CodeTable codeTable(ElementType type) {
         if (type.isIntegral()) {
