@@ -1,6 +1,7 @@
 /**
- * {@code MemorySegment}-backed N-dimensional arrays in XLA layouts: allocation, wrapping, typed
- * element access, views and memory spaces.
+ * {@code MemorySegment}-backed N-dimensional arrays in XLA layouts: allocation (large host buffers
+ * on transparent huge pages, {@link dev.tegula.ffm.HostMemory}), wrapping, typed element access,
+ * views and memory spaces.
  *
  * <p>{@link dev.tegula.ffm.Array} pairs a {@link java.lang.foreign.MemorySegment} with the
  * {@link dev.tegula.core.ArrayShape} that says where each element sits. Arrays are allocated from,

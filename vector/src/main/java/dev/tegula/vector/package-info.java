@@ -1,6 +1,7 @@
 /**
  * The relayout engine: copies arrays between XLA layouts (tiled, transposed, padded, packed, of a
- * different element type) with Vector API kernels, and scalar kernels that serve as their reference.
+ * different element type) with Vector API kernels, and scalar kernels that serve as their reference;
+ * and llama.cpp's block-quantized weights, which it dequantizes into any layout in the same pass.
  *
  * <p>{@link dev.tegula.vector.Relayout} is the entry point: {@code copy} between two arrays of the same
  * logical shape, {@code to} into a new array in a given layout, and {@code plan}, which returns a
@@ -8,6 +9,12 @@
  * shared and run from many threads at once; a run reads its source and writes its destination and
  * nothing else. Arrays follow their arenas' lifetime and thread rules. Dimensions that differ, or
  * element types that cannot be converted, throw {@link IllegalArgumentException}.
+ *
+ * <p>{@link dev.tegula.vector.QuantBlock} names the block encodings (Q4_0, Q4_1, Q5_0, Q5_1, Q8_0 and
+ * the K-quants Q2_K to Q6_K). {@link dev.tegula.vector.Dequantize} turns blocks into an array of any
+ * element type and layout, on one or more threads, with f32 values equal to those of the reference
+ * ({@code gguf.quants}) bit for bit; {@link dev.tegula.vector.Quantize} encodes f32 values as Q8_0
+ * or Q4_0 blocks.
  *
  * <p>The Vector API is an incubator module in JDK 25: on the module path {@code requires
  * dev.tegula.vector} resolves it; on the class path run with {@code --add-modules jdk.incubator.vector}.

@@ -1,7 +1,8 @@
 /**
  * {@code tegula bench}: a quick, in-process timing of the relayout cases of
  * {@code dev.tegula.vector.bench.RelayoutCases} (the same list as the JMH benchmark) against
- * {@code MemorySegment.copy}, with a progress bar and an optional bar chart. Its figures are a
+ * {@code MemorySegment.copy}, with an optional bar chart, and the progress bar that {@code convert}
+ * uses too. Its figures are a
  * smoke check, not a measurement: the reported figures come from the JMH module. Must not define
  * cases of its own.
  */
