@@ -60,64 +60,23 @@ final class ConvertKernels {
         return (ShortVector) bf16Lanes(bits).convertShape(VectorOperators.I2S, S16, 0);
     }
 
-    private enum Mode { RUNS, TRANSPOSE, STRIDED }
-
-    private static Mode mode(LoopNest nest) {
-        int inner = nest.depth() - 1;
-        if (nest.srcStrides()[inner] == 1 && nest.dstStrides()[inner] == 1) {
-            return Mode.RUNS;
-        }
-        return nest.dstStrides()[inner] == 1 && transposeLoop(nest) >= 0 ? Mode.TRANSPOSE : Mode.STRIDED;
-    }
-
-    private static int transposeLoop(LoopNest nest) {
-        for (int q = 0; q < nest.depth() - 1; q++) {
-            if (nest.srcStrides()[q] == 1) {
-                return q;
-            }
-        }
-        return -1;
-    }
-
-    /** The outermost loop the kernel walks itself (not the innermost, not the transposed one), or -1. */
-    private static int splitLoop(LoopNest nest) {
-        int skip = mode(nest) == Mode.TRANSPOSE ? transposeLoop(nest) : -1;
-        for (int q = 0; q < nest.depth() - 1; q++) {
-            if (q != skip) {
-                return q;
-            }
-        }
-        return -1;
-    }
-
-    /** {@return how many parts the nest can be split into for threads} (see {@link #run}) */
-    static long splitExtent(LoopNest nest) {
-        int q = splitLoop(nest);
-        return q >= 0 ? nest.extents()[q] : nest.extents()[nest.depth() - 1];
-    }
-
     /**
-     * Runs a nest restricted to indices {@code [from, to)} of the loop {@link #splitExtent} counts:
-     * the outermost walked loop, or the innermost loop when the kernel walks no other.
+     * Runs a walk's nest restricted to indices {@code [from, to)} of its split loop (in element
+     * units: source elements 4 bytes, destination 2).
      */
-    static void run(LoopNest nest, MemorySegment src, MemorySegment dst, long from, long to) {
-        Mode m = mode(nest);
+    static void run(Walk w, MemorySegment src, MemorySegment dst, long from, long to) {
+        LoopNest nest = w.nest();
+        Kernels.Mode m = Kernels.mode(nest);
         int d = nest.depth();
         int inner = d - 1;
-        int skip = m == Mode.TRANSPOSE ? transposeLoop(nest) : -1;
-        int split = splitLoop(nest);
+        int skip = m == Kernels.Mode.TRANSPOSE ? nest.sourceContiguousLoop() : -1;
         long[] n = nest.extents();
         long[] s = nest.srcStrides();
         long[] t = nest.dstStrides();
         long[] lo = new long[d];
         long[] hi = n.clone();
-        if (split >= 0) {
-            lo[split] = Math.max(0, from);
-            hi[split] = Math.min(n[split], to);
-        } else {
-            lo[inner] = Math.max(0, from);
-            hi[inner] = Math.min(n[inner], to);
-        }
+        lo[w.split()] = Math.max(0, from);
+        hi[w.split()] = Math.min(n[w.split()], to);
         for (int q = 0; q < d; q++) {
             if (lo[q] >= hi[q]) {
                 return;
@@ -138,7 +97,8 @@ final class ConvertKernels {
             long nj = hi[inner] - lo[inner];
             switch (m) {
                 case RUNS -> run(src, so, dst, dO, nj);
-                case TRANSPOSE -> transpose(src, so, dst, dO, n[skip], t[skip], nj, s[inner]);
+                case TRANSPOSE -> transpose(src, so + lo[skip], dst, dO + lo[skip] * t[skip], hi[skip] - lo[skip], t[skip],
+                        nj, s[inner], w);
                 case STRIDED -> line(src, so, s[inner], dst, dO, t[inner], nj);
             }
             int q = inner - 1;
@@ -203,21 +163,21 @@ final class ConvertKernels {
 
     /** dst[dO + i·tI + j] = bf16(src[so + i + j·sJ]) for i < nI, j < nJ. */
     static void transpose(MemorySegment src, long so, MemorySegment dst, long dO, long nI, long tI, long nJ,
-                          long sJ) {
+                          long sJ, Walk walk) {
         if (RUN_VECTOR && nJ == 2 && tI == 2 && NATIVE == ByteOrder.LITTLE_ENDIAN) {
             zip2(src, so, sJ, dst, dO, nI);
             return;
         }
         long fullI = 0;
         long fullJ = 0;
-        if (TransposeKernels.TILE == 16 && nI >= 16 && nJ >= 32) {
+        if (walk.tile() == 16 && nI >= 16 && nJ >= 32) {
             fullI = nI - nI % 16;
             fullJ = nJ - nJ % 32;
             long sRow = sJ * 4;
             long dRow = tI * 2;
             MemorySegment w = TransposeKernels.TILE_BUFFER.get();
-            long bi = TransposeKernels.block(TransposeKernels.BLOCK_I, sRow, dRow);
-            long bj = TransposeKernels.block(TransposeKernels.BLOCK_J, sRow, dRow);
+            long bi = walk.blockI();
+            long bj = walk.blockJ();
             for (long jb = 0; jb < fullJ; jb += bj) {
                 long jEnd = Math.min(fullJ, jb + bj);
                 for (long ib = 0; ib < fullI; ib += bi) {

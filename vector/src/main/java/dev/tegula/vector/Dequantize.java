@@ -54,7 +54,6 @@ import java.util.concurrent.Future;
 public final class Dequantize {
     /** Scratch bytes a chunk aims at (f32), small enough to stay in the core's L2 cache. */
     private static final long SCRATCH_BYTES = 256 * 1024;
-    private static final Thread PROBE = new Thread(() -> { });
 
     private Dequantize() {
     }
@@ -118,24 +117,24 @@ public final class Dequantize {
         if (elements == 0) {
             return;
         }
-        int tasks = executor == null || parallelism <= 1 || !dst.segment().isAccessibleBy(PROBE)
-                || !src.isAccessibleBy(PROBE) ? 1 : parallelism;
+        int tasks = executor == null || parallelism <= 1 || !Tasks.sharable(dst.segment())
+                || !Tasks.sharable(src) ? 1 : parallelism;
         long rows = elements / cols;
         long blocksPerRow = cols / q.blockSize();
         ArrayShape f32 = ArrayShape.of(ElementType.F32, dims);
         if (shape.equals(f32) && RelayoutChecks.isDense(dst)) {
-            run(tasks, executor, rows, (from, to) -> toFloats(q, src, from * blocksPerRow * q.blockBytes(),
+            Tasks.forEachPart(executor, tasks, rows, 1, (from, to) -> toFloats(q, src, from * blocksPerRow * q.blockBytes(),
                     dst.segment(), from * cols * 4, (to - from) * blocksPerRow));
             return;
         }
         if (shape.equals(ArrayShape.of(ElementType.BF16, dims)) && RelayoutChecks.isDense(dst)) {
-            run(tasks, executor, rows, (from, to) -> bf16Rows(q, src, dst.segment(), cols, from, to));
+            Tasks.forEachPart(executor, tasks, rows, 1, (from, to) -> bf16Rows(q, src, dst.segment(), cols, from, to));
             return;
         }
         if (dims.length == 2 && shape.equals(ArrayShape.of(ElementType.BF16, dims).withLayout(BF16_T8X128_2X1))
                 && dims[0] % 8 == 0 && cols % 128 == 0 && cols <= DequantizeKernels.MAX_TILE_ROW_COLS
                 && RelayoutChecks.isDense(dst)) {
-            run(tasks, executor, dims[0] / 8, (from, to) -> bf16Tiles(q, src, dst.segment(), cols, from, to));
+            Tasks.forEachPart(executor, tasks, dims[0] / 8, 1, (from, to) -> bf16Tiles(q, src, dst.segment(), cols, from, to));
             return;
         }
         Chunks chunks = RelayoutChecks.isDense(dst) ? Chunks.of(q, shape) : null;
@@ -147,7 +146,7 @@ public final class Dequantize {
             }
             return;
         }
-        run(tasks, executor, chunks.count(), (from, to) -> chunks.execute(q, src, dst.segment(), from, to));
+        Tasks.forEachPart(executor, tasks, chunks.count(), 1, (from, to) -> chunks.execute(q, src, dst.segment(), from, to));
     }
 
     /** {@code {1,0:T(8,128)(2,1)}}, the TPU layout of bf16 matrices, written by {@link #bf16Tiles}. */
@@ -208,42 +207,6 @@ public final class Dequantize {
             case Q5_1 -> DequantizeKernels.q5Bf16Tiles(rows, rowBytes, cols, out, true);
             case Q4_K -> DequantizeKernels.q4_kBf16Tiles(rows, rowBytes, cols, out);
             default -> throw new AssertionError("no fused bf16 tile kernel for " + q);
-        }
-    }
-
-    private interface Range {
-        void run(long from, long to);
-    }
-
-    private static void run(int tasks, ExecutorService executor, long n, Range body) {
-        if (tasks <= 1 || n <= 1) {
-            body.run(0, n);
-            return;
-        }
-        int t = (int) Math.min(tasks, n);
-        List<Future<?>> futures = new ArrayList<>(t);
-        for (int k = 0; k < t; k++) {
-            long from = n * k / t;
-            long to = n * (k + 1) / t;
-            futures.add(executor.submit(() -> body.run(from, to)));
-        }
-        try {
-            for (Future<?> f : futures) {
-                f.get();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            futures.forEach(f -> f.cancel(true));
-            throw new IllegalStateException("interrupted while dequantizing", e);
-        } catch (ExecutionException e) {
-            futures.forEach(f -> f.cancel(true));
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException(e.getCause());
         }
     }
 

@@ -60,7 +60,7 @@ final class DigitPlanner {
                     t.add(g.dstStride());
                 }
             }
-            nests.add(LoopNest.normalise(toArray(n), toArray(s), toArray(t), srcOffset, dstOffset).ordered());
+            nests.add(LoopNest.normalise(toArray(n), toArray(s), toArray(t), srcOffset, dstOffset));
             int d = rank - 1;
             while (d >= 0 && ++choice[d] == boxesPerDim.get(d).size()) {
                 choice[d] = 0;

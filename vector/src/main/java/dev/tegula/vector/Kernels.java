@@ -85,33 +85,11 @@ final class Kernels {
         UNZIP_ODD = ShortVector.fromArray(S16, od, 0);
     }
 
-    private enum Mode { RUNS, TRANSPOSE, STRIDED }
+    /** The kernel a loop nest runs: bulk runs, a blocked transpose, or element by element. */
+    enum Mode { RUNS, TRANSPOSE, STRIDED }
 
-    private static Mode mode(LoopNest nest) {
-        int inner = nest.depth() - 1;
-        if (nest.srcStrides()[inner] == 1 && nest.dstStrides()[inner] == 1) {
-            return Mode.RUNS;
-        }
-        return nest.dstStrides()[inner] == 1 && transposeLoop(nest) >= 0 ? Mode.TRANSPOSE : Mode.STRIDED;
-    }
-
-    /** {@return the loop (not the innermost) that is contiguous in the source, or -1} */
-    private static int transposeLoop(LoopNest nest) {
-        for (int q = 0; q < nest.depth() - 1; q++) {
-            if (nest.srcStrides()[q] == 1) {
-                return q;
-            }
-        }
-        return -1;
-    }
-
-    /** {@return the loop the walk splits between threads, or -1 if the kernel takes the whole nest at once} */
-    static int splitLoop(LoopNest nest) {
-        Mode m = mode(nest);
-        int end = m == Mode.STRIDED ? nest.depth() : nest.depth() - 1;
-        int skip = m == Mode.TRANSPOSE ? transposeLoop(nest) : -1;
-        int first = skip == 0 ? 1 : 0;
-        return first < end ? first : -1;
+    static Mode mode(LoopNest nest) {
+        return nest.isRuns() ? Mode.RUNS : nest.isTranspose() ? Mode.TRANSPOSE : Mode.STRIDED;
     }
 
     private static <E> VectorShuffle<E> shuffle(VectorSpecies<E> species, int direction, int k) {
@@ -127,73 +105,42 @@ final class Kernels {
     }
 
     /**
-     * {@return how many parts the nest can be split into for threads}: the extent of its
-     * {@link #splitLoop}, or, when the kernel takes the whole nest at once, of the loop it can cut
-     * instead (the destination-contiguous loop of a 2-D transpose, the run of a single bulk copy).
+     * Runs a walk's nest, restricted to indices {@code [from, to)} of its split loop (for sharing
+     * work between threads; pass 0 and Long.MAX_VALUE for all of it).
      */
-    static long splitExtent(LoopNest nest) {
-        int split = splitLoop(nest);
-        if (split >= 0) {
-            return nest.extents()[split];
-        }
+    static void run(Walk w, MemorySegment src, MemorySegment dst, int b, long from, long to) {
+        LoopNest nest = w.nest();
         Mode m = mode(nest);
-        return m == Mode.STRIDED ? 1 : nest.extents()[nest.depth() - 1];
-    }
-
-    /**
-     * Runs a nest, restricted to indices {@code [from, to)} of the loop {@link #splitExtent} counts
-     * (for sharing work between threads; pass 0 and Long.MAX_VALUE for all of it).
-     */
-    static void run(LoopNest nest, MemorySegment src, MemorySegment dst, int b, long from, long to) {
-        Mode m = mode(nest);
-        int skip = m == Mode.TRANSPOSE ? transposeLoop(nest) : -1;
+        int skip = m == Mode.TRANSPOSE ? nest.sourceContiguousLoop() : -1;
         int end = m == Mode.STRIDED ? nest.depth() : nest.depth() - 1;
-        int split = splitLoop(nest);
-        if (split < 0 && m != Mode.STRIDED && (from > 0 || to < nest.extents()[nest.depth() - 1])) {
-            // the kernel takes the whole nest: cut its innermost (destination-contiguous) loop instead
-            int inner = nest.depth() - 1;
-            long lo = from;
-            long hi = Math.min(to, nest.extents()[inner]);
-            long so = nest.srcOffset() + lo * nest.srcStrides()[inner];
-            long dO = nest.dstOffset() + lo * nest.dstStrides()[inner];
-            if (m == Mode.RUNS) {
-                MemorySegment.copy(src, so * b, dst, dO * b, (hi - lo) * b);
-            } else {
-                transpose(src, so, dst, dO, b, nest.extents()[skip], nest.dstStrides()[skip], hi - lo, nest.srcStrides()[inner]);
-            }
-            return;
+        long lo = Math.max(0, from);
+        long hi = Math.min(to, nest.extents()[w.split()]);
+        if (lo < hi) {
+            outer(w, src, dst, b, lo, hi, 0, end, skip, nest.srcOffset(), nest.dstOffset(), m);
         }
-        boolean dstStrips = m == Mode.TRANSPOSE && dstStrips(nest, skip);
-        outer(nest, src, dst, b, from, to, split, 0, end, skip, nest.srcOffset(), nest.dstOffset(), m, dstStrips);
     }
 
-    /**
-     * {@return true if the transposes of this nest should go in destination-row strips}: when the
-     * innermost outer loop (the one around the kernel's calls) steps the destination by exactly the
-     * extent of the kernel's destination rows (so consecutive calls continue the same destination
-     * rows) and does not continue the source rows the same way. See {@link TransposeKernels#direct}.
-     */
-    static boolean dstStrips(LoopNest nest, int skip) {
-        int inner = nest.depth() - 1;
-        int q = inner - 1 == skip ? inner - 2 : inner - 1;
-        if (q < 0 || nest.extents()[q] < 2) {
-            return false;
-        }
-        return nest.dstStrides()[q] == nest.extents()[inner] && nest.srcStrides()[q] != nest.extents()[skip];
-    }
-
-    /** Walks loops [level, end) except {@code skip}, then calls the kernel of the mode. */
-    private static void outer(LoopNest nest, MemorySegment src, MemorySegment dst, int b, long from, long to,
-                              int split, int level, int end, int skip, long so, long dO, Mode mode, boolean dstStrips) {
+    /** Walks loops [level, end) except {@code skip}, the split loop over [from, to), then calls the kernel of the mode. */
+    private static void outer(Walk w, MemorySegment src, MemorySegment dst, int b, long from, long to, int level,
+                              int end, int skip, long so, long dO, Mode mode) {
+        LoopNest nest = w.nest();
+        int split = w.split();
         if (level == skip) {
             level++;
         }
+        int inner = nest.depth() - 1;
         if (level >= end) {
-            int inner = nest.depth() - 1;
+            long jLo = split == inner ? from : 0;
+            long jHi = split == inner ? to : nest.extents()[inner];
             switch (mode) {
-                case RUNS -> MemorySegment.copy(src, so * b, dst, dO * b, nest.extents()[inner] * b);
-                case TRANSPOSE -> transpose(src, so, dst, dO, b, nest.extents()[skip], nest.dstStrides()[skip], nest.extents()[inner],
-                        nest.srcStrides()[inner], dstStrips);
+                case RUNS -> MemorySegment.copy(src, (so + jLo) * b, dst, (dO + jLo) * b, (jHi - jLo) * b);
+                case TRANSPOSE -> {
+                    long iLo = split == skip ? from : 0;
+                    long iHi = split == skip ? to : nest.extents()[skip];
+                    long sJ = nest.srcStrides()[inner];
+                    long tI = nest.dstStrides()[skip];
+                    transpose(src, so + iLo + jLo * sJ, dst, dO + iLo * tI + jLo, b, iHi - iLo, tI, jHi - jLo, sJ, w);
+                }
                 case STRIDED -> element(src, so, dst, dO, b);
             }
             return;
@@ -202,17 +149,17 @@ final class Kernels {
         long s = nest.srcStrides()[level];
         long t = nest.dstStrides()[level];
         long lo = level == split ? from : 0;
-        long hi = level == split ? Math.min(to, n) : n;
+        long hi = level == split ? to : n;
         if (mode == Mode.STRIDED && level == end - 1) {
             stridedLine(src, so + lo * s, s, dst, dO + lo * t, t, hi - lo, b);
             return;
         }
-        if (mode == Mode.RUNS && level == end - 1) {
-            runs(src, so + lo * s, s, dst, dO + lo * t, t, hi - lo, nest.extents()[nest.depth() - 1] * b, b);
+        if (mode == Mode.RUNS && level == end - 1 && split != inner) {
+            runs(src, so + lo * s, s, dst, dO + lo * t, t, hi - lo, nest.extents()[inner] * b, b);
             return;
         }
         for (long i = lo; i < hi; i++) {
-            outer(nest, src, dst, b, from, to, split, level + 1, end, skip, so + i * s, dO + i * t, mode, dstStrips);
+            outer(w, src, dst, b, from, to, level + 1, end, skip, so + i * s, dO + i * t, mode);
         }
     }
 
@@ -269,16 +216,11 @@ final class Kernels {
 
     /**
      * dst[dO + i·tI + j] = src[so + i + j·sJ] for i < nI, j < nJ (element units): loop I is
-     * contiguous in the source, loop J in the destination.
+     * contiguous in the source, loop J in the destination. The blocked transpose of
+     * {@link TransposeKernels} with the walk's tile, blocks and strips where it applies.
      */
     static void transpose(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
-                          long sJ) {
-        transpose(src, so, dst, dO, b, nI, tI, nJ, sJ, false);
-    }
-
-    /** {@link #transpose(MemorySegment, long, MemorySegment, long, int, long, long, long, long)}; {@code dstStrips} as {@link TransposeKernels#transpose}. */
-    static void transpose(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
-                          long sJ, boolean dstStrips) {
+                          long sJ, Walk w) {
         if (VECTOR && b == 2 && nJ == 2 && tI == 2) {
             zip2(src, so, sJ, dst, dO, nI);
             return;
@@ -287,8 +229,8 @@ final class Kernels {
             unzip2(src, so, dst, dO, tI, nJ);
             return;
         }
-        if (TransposeKernels.applies(b, nI, nJ)) {
-            TransposeKernels.transpose(src, so, dst, dO, b, nI, tI, nJ, sJ, dstStrips);
+        if (w.tile() > 0 && TransposeKernels.applies(b, nI, nJ, w.tile())) {
+            TransposeKernels.transpose(src, so, dst, dO, b, nI, tI, nJ, sJ, w);
             return;
         }
         // scalar: blocked so both arrays are walked in cache-sized pieces

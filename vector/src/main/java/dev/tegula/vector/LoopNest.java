@@ -60,102 +60,112 @@ record LoopNest(long[] extents, long[] srcStrides, long[] dstStrides, long srcOf
         return new LoopNest(Arrays.copyOf(nn, k), Arrays.copyOf(ss, k), Arrays.copyOf(tt, k), srcOffset, dstOffset);
     }
 
-    /** {@return this nest in the loop order its kernel walks best: see {@link #orderedForRuns()} and {@link #orderedForTranspose()}} */
-    LoopNest ordered() {
-        return orderedForTranspose().orderedForRuns();
-    }
-
-    /**
-     * For a transposing nest (innermost loop contiguous in the destination, another loop I
-     * contiguous in the source), puts I second-innermost and walks the remaining loops in source or
-     * destination order, whichever makes consecutive blocks jump farther on the other side (the
-     * rule of {@link #orderedForRuns()}): from a tiled layout that reads tile after tile, into one
-     * it writes tile after tile.
-     */
-    LoopNest orderedForTranspose() {
+    /** {@return the nest with its loops in {@code order}: loop {@code k} of the result is loop {@code order[k]} of this one} */
+    LoopNest permuted(int[] order) {
         int d = extents.length;
-        if (d < 3 || dstStrides[d - 1] != 1 || srcStrides[d - 1] == 1) {
-            return this;
-        }
-        int q = -1;
-        for (int i = 0; i < d - 1; i++) {
-            if (srcStrides[i] == 1) {
-                q = i;
-                break;
-            }
-        }
-        if (q < 0) {
-            return this;
-        }
-        Integer[] order = new Integer[d - 2];
-        int k = 0;
-        for (int i = 0; i < d - 1; i++) {
-            if (i != q) {
-                order[k++] = i;
-            }
-        }
-        Arrays.sort(order, (a, b) -> srcStrides[a] != srcStrides[b] ? Long.compare(srcStrides[b], srcStrides[a]) : Long.compare(dstStrides[b], dstStrides[a]));
         long[] nn = new long[d];
         long[] ss = new long[d];
         long[] tt = new long[d];
-        for (int i = 0; i < d - 2; i++) {
-            nn[i] = extents[order[i]];
-            ss[i] = srcStrides[order[i]];
-            tt[i] = dstStrides[order[i]];
-        }
-        nn[d - 2] = extents[q];
-        ss[d - 2] = srcStrides[q];
-        tt[d - 2] = dstStrides[q];
-        nn[d - 1] = extents[d - 1];
-        ss[d - 1] = srcStrides[d - 1];
-        tt[d - 1] = dstStrides[d - 1];
-        // walked loops in destination order (this nest without q) versus source order: keep the one
-        // whose innermost walked loop jumps farther on the other side (as for bulk runs)
-        int lastDst = q == d - 2 ? d - 3 : d - 2;
-        long jumpInDstOrder = srcStrides[lastDst];
-        long jumpInSrcOrder = tt[d - 3];
-        if (jumpInSrcOrder <= jumpInDstOrder) {
-            int k2 = 0;
-            for (int i = 0; i < d - 1; i++) {
-                if (i != q) {
-                    nn[k2] = extents[i];
-                    ss[k2] = srcStrides[i];
-                    tt[k2] = dstStrides[i];
-                    k2++;
-                }
-            }
+        for (int k = 0; k < d; k++) {
+            nn[k] = extents[order[k]];
+            ss[k] = srcStrides[order[k]];
+            tt[k] = dstStrides[order[k]];
         }
         return new LoopNest(nn, ss, tt, srcOffset, dstOffset);
     }
 
-    /**
-     * For a bulk-run nest (innermost loop contiguous in both arrays), the loop order to walk it in:
-     * destination order (this nest) or source order. On the tiled cases runs go faster
-     * when consecutive runs jump far on the other side (many concurrent sequential streams) than
-     * when they step through it a tile apart, so the order whose second-innermost loop has the
-     * larger stride on the other side is chosen.
-     */
-    LoopNest orderedForRuns() {
-        int d = extents.length;
-        if (d < 2 || srcStrides[d - 1] != 1 || dstStrides[d - 1] != 1) {
-            return this;
+    /** {@return the loop (not the innermost) that is contiguous in the source, or -1} */
+    int sourceContiguousLoop() {
+        for (int q = 0; q < extents.length - 1; q++) {
+            if (srcStrides[q] == 1) {
+                return q;
+            }
         }
-        Integer[] order = new Integer[d];
+        return -1;
+    }
+
+    /** {@return true if the innermost loop is contiguous in both arrays (a nest of bulk runs)} */
+    boolean isRuns() {
+        int d = extents.length;
+        return srcStrides[d - 1] == 1 && dstStrides[d - 1] == 1;
+    }
+
+    /** {@return true if the innermost loop is contiguous in the destination and another loop in the source} */
+    boolean isTranspose() {
+        return !isRuns() && dstStrides[extents.length - 1] == 1 && sourceContiguousLoop() >= 0;
+    }
+
+    /**
+     * {@return the loop order the estimate walks this nest in (the rule, no timing)}, as positions of
+     * this nest's loops, outermost first; the innermost loop stays innermost.
+     *
+     * <p>A transposing nest (innermost loop contiguous in the destination, another loop I contiguous
+     * in the source) keeps I second-innermost and walks the other loops in source or destination
+     * order, whichever makes consecutive blocks jump farther on the other side. A nest of bulk runs
+     * is walked in destination order or source order by the same comparison: runs go faster when
+     * consecutive runs jump far on the other side (many concurrent sequential streams) than when they
+     * step through it a tile apart. From a tiled layout that reads tile after tile, into one it
+     * writes tile after tile.
+     */
+    int[] estimateOrder() {
+        int d = extents.length;
+        int[] identity = new int[d];
+        for (int i = 0; i < d; i++) {
+            identity[i] = i;
+        }
+        if (d >= 3 && isTranspose()) {
+            int q = sourceContiguousLoop();
+            int[] srcOrder = new int[d];
+            int[] dstOrder = new int[d];
+            int k = 0;
+            for (int i = 0; i < d - 1; i++) {
+                if (i != q) {
+                    srcOrder[k] = i;
+                    dstOrder[k] = i;
+                    k++;
+                }
+            }
+            sortBySourceStride(srcOrder, d - 2);
+            srcOrder[d - 2] = q;
+            dstOrder[d - 2] = q;
+            srcOrder[d - 1] = d - 1;
+            dstOrder[d - 1] = d - 1;
+            long jumpInDstOrder = srcStrides[dstOrder[d - 3]];
+            long jumpInSrcOrder = dstStrides[srcOrder[d - 3]];
+            return jumpInSrcOrder <= jumpInDstOrder ? dstOrder : srcOrder;
+        }
+        if (d >= 2 && isRuns()) {
+            int[] srcOrder = identity.clone();
+            sortBySourceStride(srcOrder, d);
+            long jumpInDstOrder = srcStrides[d - 2];
+            long jumpInSrcOrder = dstStrides[srcOrder[d - 2]];
+            return jumpInSrcOrder > jumpInDstOrder ? srcOrder : identity;
+        }
+        return identity;
+    }
+
+    /** {@return the order of this nest's loops by source stride (largest first, ties by destination stride), innermost kept last} */
+    int[] sourceOrder() {
+        int d = extents.length;
+        int[] order = new int[d];
         for (int i = 0; i < d; i++) {
             order[i] = i;
         }
-        Arrays.sort(order, (a, b) -> srcStrides[a] != srcStrides[b] ? Long.compare(srcStrides[b], srcStrides[a]) : Long.compare(dstStrides[b], dstStrides[a]));
-        long[] nn = new long[d];
-        long[] ss = new long[d];
-        long[] tt = new long[d];
-        for (int i = 0; i < d; i++) {
-            nn[i] = extents[order[i]];
-            ss[i] = srcStrides[order[i]];
-            tt[i] = dstStrides[order[i]];
+        sortBySourceStride(order, d - 1);
+        return order;
+    }
+
+    /** Sorts {@code order[0, n)} by source stride, largest first, ties by destination stride (stable). */
+    private void sortBySourceStride(int[] order, int n) {
+        Integer[] boxed = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            boxed[i] = order[i];
         }
-        long jumpInDstOrder = srcStrides[d - 2];
-        long jumpInSrcOrder = tt[d - 2];
-        return jumpInSrcOrder > jumpInDstOrder ? new LoopNest(nn, ss, tt, srcOffset, dstOffset) : this;
+        Arrays.sort(boxed, (a, b) -> srcStrides[a] != srcStrides[b] ? Long.compare(srcStrides[b], srcStrides[a])
+                : Long.compare(dstStrides[b], dstStrides[a]));
+        for (int i = 0; i < n; i++) {
+            order[i] = boxed[i];
+        }
     }
 
     @Override

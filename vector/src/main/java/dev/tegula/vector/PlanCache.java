@@ -1,42 +1,155 @@
 package dev.tegula.vector;
 
 import dev.tegula.core.ArrayShape;
+import dev.tegula.ffm.Array;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
 
 /**
- * The plans of dense arrays, by (source shape, destination shape): least recently used entries
- * leave first once {@link #capacity} plans are held. Thread-safe (one lock around the map; plans
- * are built outside it, so two threads may build the same plan once each and the later one wins).
+ * Relayout plans kept for reuse, by relayout (source and destination shapes, the strides of either
+ * side that is a strided view), planning mode and thread count: the least recently used leave first
+ * once {@link #capacity()} are held. {@link Relayout}'s entry points share one ({@link Relayout#plans()});
+ * a caller may own others, of any size, with their own {@link Wisdom}.
+ *
+ * <p>Thread-safe: one lock around the map; plans are made outside it, so two threads that ask for the
+ * same new plan at once may both make it (the later one is kept). A measuring plan is made once per
+ * key; later calls get it without timing anything.
  */
-final class PlanCache {
+public final class PlanCache {
     private final int capacity;
-    private final Map<List<ArrayShape>, RelayoutPlan> plans;
+    private final Wisdom wisdom;
+    private final Map<Key, RelayoutPlan> plans;
 
-    PlanCache(int capacity) {
+    private record Key(ArrayShape from, ArrayShape to, List<Long> srcStrides, List<Long> dstStrides, Planning planning,
+                       int threads) {
+    }
+
+    /**
+     * A cache of up to {@code capacity} plans whose measured walks are kept in (and taken from) {@code wisdom}.
+     *
+     * @param wisdom where measured walks are kept, or null for none
+     * @throws IllegalArgumentException if {@code capacity} is negative
+     */
+    public PlanCache(int capacity, Wisdom wisdom) {
+        if (capacity < 0) {
+            throw new IllegalArgumentException("capacity: " + capacity + " is negative");
+        }
         this.capacity = capacity;
+        this.wisdom = wisdom;
         this.plans = new LinkedHashMap<>(64, 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<List<ArrayShape>, RelayoutPlan> e) {
+            protected boolean removeEldestEntry(Map.Entry<Key, RelayoutPlan> e) {
                 return size() > PlanCache.this.capacity;
             }
         };
     }
 
-    /** {@return the cached plan from {@code from} to {@code to}, built and cached if absent} */
-    RelayoutPlan plan(ArrayShape from, ArrayShape to) {
-        List<ArrayShape> key = List.of(from, to);
+    /** {@return the most plans this cache holds} */
+    public int capacity() {
+        return capacity;
+    }
+
+    /** {@return how many plans it holds now} */
+    public int size() {
         synchronized (plans) {
-            RelayoutPlan p = plans.get(key);
-            if (p != null) {
-                return p;
-            }
+            return plans.size();
         }
-        RelayoutPlan p = RelayoutPlan.forShapes(from, to);
+    }
+
+    /** {@return the wisdom its measuring plans use, or null} */
+    public Wisdom wisdom() {
+        return wisdom;
+    }
+
+    /** Forgets every plan (wisdom keeps what was measured). */
+    public void clear() {
+        synchronized (plans) {
+            plans.clear();
+        }
+    }
+
+    /**
+     * {@return the estimate plan from {@code from} to {@code to} for one thread}, made and kept if absent.
+     *
+     * @throws IllegalArgumentException if the dimensions differ, an element type cannot be converted
+     *                                  to the other, or a shape is not valid
+     */
+    public RelayoutPlan plan(ArrayShape from, ArrayShape to) {
+        return plan(from, to, Planning.ESTIMATE, 1);
+    }
+
+    /**
+     * {@return the plan from {@code from} to {@code to} chosen by {@code planning} for {@code threads}
+     * threads}, made and kept if absent. Measuring here times candidates on buffers it allocates
+     * for the purpose (of both shapes, freed before it returns) and, for more than one thread, on
+     * threads of its own.
+     *
+     * @throws IllegalArgumentException if the shapes cannot be relayouted into each other, or
+     *                                  {@code threads} is not positive
+     */
+    public RelayoutPlan plan(ArrayShape from, ArrayShape to, Planning planning, int threads) {
+        Objects.requireNonNull(planning, "planning");
+        Key key = new Key(from, to, null, null, planning, threads);
+        RelayoutPlan p = get(key);
+        if (p == null) {
+            p = Planner.plan(from, to, null, null, planning, threads, null, null, null, wisdom);
+            put(key, p);
+        }
+        return p;
+    }
+
+    /**
+     * {@return the plan for these two arrays, chosen by {@code planning} for {@code threads} threads}
+     * Dense arrays share the plan of their shapes; strided views (slices with steps, selections,
+     * permuted views) get a plan that knows their strides (not their offsets: it serves any views
+     * with the same strides). Measuring times candidates on these arrays themselves, writing
+     * {@code dst} (as the relayout does), and, for more than one thread, on {@code executor} (null:
+     * threads of its own).
+     *
+     * @throws IllegalArgumentException if the arrays cannot be relayouted into each other, or
+     *                                  {@code threads} is not positive
+     * @throws IllegalStateException    if measuring and an array is not host-addressable
+     */
+    public RelayoutPlan plan(Array src, Array dst, Planning planning, int threads, ExecutorService executor) {
+        Objects.requireNonNull(planning, "planning");
+        long[] s = RelayoutChecks.isDense(src) ? null : src.slotStrides();
+        long[] d = RelayoutChecks.isDense(dst) ? null : dst.slotStrides();
+        Key key = new Key(src.shape(), dst.shape(), boxed(s), boxed(d), planning, threads);
+        RelayoutPlan p = get(key);
+        if (p == null) {
+            boolean measure = planning.resolve(Math.max(src.shape().bufferSize(), dst.shape().bufferSize()))
+                    != Planning.ESTIMATE;
+            MemorySegment ss = null;
+            MemorySegment ds = null;
+            if (measure) {
+                RelayoutChecks.checkArrays(src, dst);
+                ss = s == null ? src.segment() : src.segment().asSlice(src.slotOffset() * (src.shape().slotBits() / 8));
+                ds = d == null ? dst.segment() : dst.segment().asSlice(dst.slotOffset() * (dst.shape().slotBits() / 8));
+            }
+            p = Planner.plan(src.shape(), dst.shape(), s, d, planning, threads, ss, ds, executor, wisdom);
+            put(key, p);
+        }
+        return p;
+    }
+
+    private static List<Long> boxed(long[] a) {
+        return a == null ? null : Arrays.stream(a).boxed().toList();
+    }
+
+    private RelayoutPlan get(Key key) {
+        synchronized (plans) {
+            return plans.get(key);
+        }
+    }
+
+    private void put(Key key, RelayoutPlan p) {
         synchronized (plans) {
             plans.put(key, p);
         }
-        return p;
     }
 }

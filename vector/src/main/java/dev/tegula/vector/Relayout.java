@@ -12,42 +12,54 @@ import java.util.concurrent.ExecutorService;
  * dimensions, tail padding, legacy padded dimensions, packed sub-byte {@code E(n)}), optionally
  * converting the element type in the same pass.
  *
- * <p>{@link #plan} builds (and caches, per shape pair) an immutable {@link RelayoutPlan}. Plans and
- * this class are thread-safe.
+ * <p>{@link #plan} makes (and keeps, in the shared {@link #plans()} cache) an immutable
+ * {@link RelayoutPlan}: plan once, run many. {@link #copy} and {@link #to} plan with
+ * {@link Planning#AUTO}: small relayouts by rule at once, large ones (64 MiB and more) measured once
+ * per shape pair and thread count in a process, on the arrays being copied, and kept in
+ * {@link Wisdom#global()} for later processes. Plans and this class are thread-safe.
  */
 public final class Relayout {
-    /** How many plans of dense shape pairs {@link #plan(ArrayShape, ArrayShape)} keeps. */
+    /** How many plans the shared cache keeps. */
     static final int PLAN_CACHE_CAPACITY = 256;
-    private static final PlanCache PLANS = new PlanCache(PLAN_CACHE_CAPACITY);
+    private static final class Shared {
+        static final PlanCache PLANS = new PlanCache(PLAN_CACHE_CAPACITY, Wisdom.global());
+    }
 
     private Relayout() {
     }
 
+    /** {@return the plan cache that this class's methods share (256 plans, with {@link Wisdom#global()})} */
+    public static PlanCache plans() {
+        return Shared.PLANS;
+    }
+
     /**
-     * {@return the plan that moves arrays of shape {@code from} into arrays of shape {@code to}}
-     * Plans are cached by shape pair (least recently used, 256 entries).
+     * {@return the plan that moves arrays of shape {@code from} into arrays of shape {@code to}, by
+     * rule ({@link Planning#ESTIMATE}, one thread)} Plans are cached by shape pair (least recently
+     * used, 256 entries).
      *
      * @throws IllegalArgumentException if the dimensions differ, an element type cannot be converted
      *                                  to the other, or a shape is not valid
      */
     public static RelayoutPlan plan(ArrayShape from, ArrayShape to) {
-        return PLANS.plan(from, to);
+        return plans().plan(from, to);
     }
 
     /**
-     * {@return the plan for these two arrays} Dense arrays share the cached plan of their shapes;
-     * strided views (slices with steps, selections, permuted views) get a plan that knows their
-     * slot offsets and strides.
+     * {@return the plan from {@code from} to {@code to} chosen by {@code planning} for
+     * {@code threads} threads} (see {@link PlanCache#plan(ArrayShape, ArrayShape, Planning, int)}).
+     */
+    public static RelayoutPlan plan(ArrayShape from, ArrayShape to, Planning planning, int threads) {
+        return plans().plan(from, to, planning, threads);
+    }
+
+    /**
+     * {@return the plan for these two arrays, by rule} Dense arrays share the cached plan of their
+     * shapes; strided views (slices with steps, selections, permuted views) get a plan that knows
+     * their strides, and serves any views with the same strides.
      */
     public static RelayoutPlan plan(Array src, Array dst) {
-        boolean srcDense = RelayoutChecks.isDense(src);
-        boolean dstDense = RelayoutChecks.isDense(dst);
-        if (srcDense && dstDense) {
-            return plan(src.shape(), dst.shape());
-        }
-        SlotTerms srcTerms = srcDense ? SlotTerms.of(src.shape()) : SlotTerms.strided(src);
-        SlotTerms dstView = dstDense ? null : SlotTerms.strided(dst);
-        return RelayoutPlan.forViews(src.shape(), dst.shape(), srcTerms, dstView);
+        return plans().plan(src, dst, Planning.ESTIMATE, 1, null);
     }
 
     /**
@@ -61,18 +73,22 @@ public final class Relayout {
      * @throws UnsupportedOperationException if {@code dst} is read-only
      */
     public static void copy(Array src, Array dst) {
-        plan(src, dst).execute(src, dst);
+        RelayoutChecks.checkArrays(src, dst);
+        plans().plan(src, dst, Planning.AUTO, 1, null).execute(src, dst);
     }
 
     /**
      * Like {@link #copy(Array, Array)}, sharing large work between up to {@code parallelism} tasks
-     * of {@code executor} when both arrays' arenas allow other threads (shared or global arenas);
-     * otherwise on the calling thread.
+     * of {@code executor} when both arrays' arenas allow other threads (shared
+     * or global arenas); otherwise on the calling thread.
      */
     public static void copy(Array src, Array dst, ExecutorService executor, int parallelism) {
-        plan(src, dst).execute(src, dst, executor, parallelism);
+        RelayoutChecks.checkArrays(src, dst);
+        boolean parallel = executor != null && parallelism > 1 && Tasks.sharable(src.segment())
+                && Tasks.sharable(dst.segment());
+        int threads = parallel ? parallelism : 1;
+        plans().plan(src, dst, Planning.AUTO, threads, parallel ? executor : null).execute(src, dst, executor, parallelism);
     }
-
     /**
      * {@return a new array in {@code arena} holding {@code src} in {@code layout}}
      *

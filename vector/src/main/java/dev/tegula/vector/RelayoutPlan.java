@@ -15,64 +15,63 @@ import java.util.concurrent.Future;
 import java.util.function.ToLongFunction;
 
 /**
- * A reusable plan for moving an array from one layout (and element type) to another. Built by
- * {@link Relayout#plan}; immutable and thread-safe: one plan may execute on many array pairs from
- * many threads at once.
+ * A reusable plan for moving an array from one layout (and element type) to another, made once from
+ * the two shapes (and the strides of either side that is a strided view) and executed on any
+ * buffers of those shapes, with any number of threads: XLA's {@code TransposePlan} is the model.
+ * Built by {@link Relayout#plan} or a {@link PlanCache}; immutable and thread-safe: one plan may
+ * execute on many array pairs from many threads at once.
  *
- * <p>The plan holds one {@link RelayoutStrategy}. {@link RelayoutStrategy.LoopNests} sees both
- * layouts as strided views of a common digit space (tiles split dimensions into digits), normalises
- * the loops (size-1 dropped, contiguous ones merged, destination order) and picks a kernel per loop
- * nest: bulk copies where the innermost loop is contiguous in both arrays, an in-register blocked
- * transpose (Vector API) where it is not, element loops otherwise. {@link RelayoutStrategy.Pack4}
- * packs or unpacks 4-bit elements. {@link RelayoutStrategy.ElementWalk}, for element-type
- * conversion, packed sub-byte layouts, and tiles whose digits do not nest (a {@code *} merge split
- * unevenly), walks the elements through core's address calculators. Destination padding slots are
- * filled with the destination layout's padding value first whenever the destination has any.
+ * <p>The plan holds one {@link RelayoutStrategy}. {@link RelayoutStrategy.Nests} sees both layouts
+ * as strided views of a common digit space (tiles split dimensions into digits), normalises the
+ * loops (size-1 dropped, contiguous ones merged) and walks each loop nest with a kernel: bulk copies
+ * where the innermost loop is contiguous in both arrays, an in-register blocked transpose (Vector
+ * API) where it is not, element loops otherwise. How each nest is walked (loop order, the loop that
+ * threads share, tile, blocks, staging) is the plan's {@link Walk}, chosen among candidates by
+ * rule or by timing them ({@link Planning}). {@link RelayoutStrategy.Pack4} packs or unpacks 4-bit
+ * elements. {@link RelayoutStrategy.ElementWalk}, for element-type conversion, packed sub-byte
+ * layouts, and tiles whose digits do not nest (a {@code *} merge split unevenly), walks the
+ * elements through core's address calculators. Destination padding slots are filled with the
+ * destination layout's padding value first whenever the destination has any.
+ *
+ * <p>A plan made for strided views knows their strides, not their offsets: it executes on any views
+ * with those strides ({@link #execute(Array, Array)}).
  */
 public final class RelayoutPlan {
     private final ArrayShape from;
     private final ArrayShape to;
     private final RelayoutStrategy strategy;
+    /** One walk per nest of a {@link RelayoutStrategy.Nests} strategy, else empty. */
+    private final List<Walk> walks;
     private final int elementBytes;
+    private final int srcElementBytes;
     private final boolean prefill;
     private final long padBits;
-    /** True for a plan made for two arrays of which at least one is a strided view. */
-    private final boolean forViews;
-    /** True if the destination is a strided view (its padding and surroundings are not the plan's). */
-    private final boolean dstIsView;
+    /** The slot strides of a strided-view source (null: dense), and of a strided-view destination. */
+    private final long[] srcStrides;
+    private final long[] dstStrides;
+    private final Planning planning;
+    private final int threads;
+    private final String origin;
+    private final List<PlanMeasurement> measurements;
 
-    private RelayoutPlan(ArrayShape from, ArrayShape to, RelayoutStrategy strategy, boolean forViews,
-                         boolean dstIsView) {
+    RelayoutPlan(ArrayShape from, ArrayShape to, RelayoutStrategy strategy, List<Walk> walks, long[] srcStrides,
+                 long[] dstStrides, Planning planning, int threads, String origin, List<PlanMeasurement> measurements) {
         this.from = from;
         this.to = to;
         this.strategy = strategy;
-        this.forViews = forViews;
-        this.dstIsView = dstIsView;
+        this.walks = List.copyOf(walks);
+        this.srcStrides = srcStrides == null ? null : srcStrides.clone();
+        this.dstStrides = dstStrides == null ? null : dstStrides.clone();
+        this.planning = planning;
+        this.threads = threads;
+        this.origin = origin;
+        this.measurements = List.copyOf(measurements);
         long tb = to.slotBits();
         this.elementBytes = (int) (tb / 8);
-        this.prefill = !dstIsView
+        this.srcElementBytes = (int) (from.slotBits() / 8);
+        this.prefill = dstStrides == null
                 && (to.slotCount() > to.elementCount() || (tb < 8 && (to.slotCount() * tb) % 8 != 0));
         this.padBits = ElementCodec.paddingCode(to.elementType(), to.layout().paddingValue());
-    }
-
-    /** {@return the plan between two dense layouts} */
-    static RelayoutPlan forShapes(ArrayShape from, ArrayShape to) {
-        RelayoutChecks.checkCompatible(from, to);
-        RelayoutStrategy strategy = RelayoutStrategy.choose(from, to, SlotTerms.of(from), SlotTerms.of(to), false);
-        return new RelayoutPlan(from, to, strategy, false, false);
-    }
-
-    /**
-     * {@return the plan for two arrays of which at least one is a strided view}
-     *
-     * @param srcTerms the source's slot terms (its strides if it is a view), or null if none
-     * @param dstView  the destination's strides as slot terms if it is a view, else null
-     */
-    static RelayoutPlan forViews(ArrayShape from, ArrayShape to, SlotTerms srcTerms, SlotTerms dstView) {
-        RelayoutChecks.checkCompatible(from, to);
-        SlotTerms dstTerms = dstView != null ? dstView : SlotTerms.of(to);
-        RelayoutStrategy strategy = RelayoutStrategy.choose(from, to, srcTerms, dstTerms, true);
-        return new RelayoutPlan(from, to, strategy, true, dstView != null);
     }
 
     /** {@return the source shape} */
@@ -90,18 +89,60 @@ public final class RelayoutPlan {
         return !(strategy instanceof RelayoutStrategy.ElementWalk);
     }
 
+    /** {@return how this plan's walks were chosen: {@link Planning#ESTIMATE}, {@link Planning#MEASURE} or {@link Planning#EXHAUSTIVE}} */
+    public Planning planning() {
+        return planning;
+    }
+
+    /** {@return the thread count the plan was chosen for (it executes correctly with any)} */
+    public int threads() {
+        return threads;
+    }
+
+    /**
+     * {@return where the walks come from: {@code estimate} (the rules), {@code measured} (timed
+     * here), or {@code wisdom} (timed before, on this machine)}
+     */
+    public String origin() {
+        return origin;
+    }
+
+    /** {@return every candidate the planner timed, in the order it timed them; empty unless it measured} */
+    public List<PlanMeasurement> measurements() {
+        return measurements;
+    }
+
+    /** {@return the walk of each loop nest in the text form of {@link Wisdom} files, e.g. {@code order=0,1,2 split=0 tile=16 block=512x64 strips=staged bands=source}; empty for plans with no loop nests} */
+    public List<String> walks() {
+        return walks.stream().map(Walk::toString).toList();
+    }
+
     /**
      * {@return the plan in words, one line (for diagnostics and the benchmark report)}, e.g. {@code copy 8 x 4
      * = 32 elements in 2 loops (outermost first): source strides 1, 8; destination strides 4, 1 (in slots);
-     * from source slot 0 to destination slot 0}, or {@code pack to E(4)}, {@code general element walk}
+     * from source slot 0 to destination slot 0; walk order=0,1 split=1 tile=16 block=512x512
+     * strips=source bands=source (estimate)}, or {@code pack to E(4)}, {@code general element walk}
      */
     public String describe() {
         return switch (strategy) {
             case RelayoutStrategy.Pack4 p -> p.pack() ? "pack to E(4)" : "unpack from E(4)";
             case RelayoutStrategy.ElementWalk w -> "general element walk";
-            case RelayoutStrategy.LoopNests n -> DigitPlanner.describe(n.nests());
-            case RelayoutStrategy.ConvertNests n -> "f32 -> bf16 " + DigitPlanner.describe(n.nests());
+            case RelayoutStrategy.Nests n -> (n.convert() ? "f32 -> bf16 " : "")
+                    + DigitPlanner.describe(walks.stream().map(Walk::nest).toList()) + walkText();
         };
+    }
+
+    private String walkText() {
+        if (walks.isEmpty()) {
+            return "";
+        }
+        String what = switch (origin) {
+            case "measured" -> "measured: fastest of " + measurements.size() + " timed candidates, " + threads
+                    + (threads == 1 ? " thread" : " threads");
+            case "wisdom" -> "from wisdom, " + threads + (threads == 1 ? " thread" : " threads");
+            default -> "estimate";
+        };
+        return "; walk " + (walks.size() == 1 ? walks.get(0) : walks()) + " (" + what + ")";
     }
 
     /**
@@ -110,7 +151,7 @@ public final class RelayoutPlan {
      * @param src a buffer in the layout of {@link #from()}, at least {@code from().bufferSize()} bytes
      * @param dst a buffer for {@link #to()}, at least {@code to().bufferSize()} bytes
      * @throws IllegalArgumentException  if a buffer is too small
-     * @throws IllegalStateException     if a segment's arena is closed
+     * @throws IllegalStateException     if a segment's arena is closed, or the plan is one for strided views
      * @throws WrongThreadException      if a segment's confined arena belongs to another thread
      * @throws UnsupportedOperationException if {@code dst} is read-only
      */
@@ -120,11 +161,20 @@ public final class RelayoutPlan {
 
     /**
      * Like {@link #execute(MemorySegment, MemorySegment)}, sharing the work between up to
-     * {@code parallelism} tasks of {@code executor} when both segments may be used from other threads
-     * (shared or global arenas) and a loop nest is large enough to pay (2 MiB); otherwise on the
-     * calling thread. Returns when all the work is done.
+     * {@code parallelism} tasks of {@code executor} when both
+     * segments may be used from other threads (shared or global arenas) and a loop nest is large
+     * enough to pay (2 MiB); otherwise on the calling thread. Each nest is cut along the loop its
+     * walk splits. Returns when all the work is done.
      */
     public void execute(MemorySegment src, MemorySegment dst, ExecutorService executor, int parallelism) {
+        execute(src, dst, executor, parallelism, Tasks.MIN_PARALLEL_BYTES);
+    }
+
+    /** {@link #execute(MemorySegment, MemorySegment, ExecutorService, int)}, splitting nests of {@code minParallelBytes} and more. */
+    void execute(MemorySegment src, MemorySegment dst, ExecutorService executor, int parallelism, long minParallelBytes) {
+        if (srcStrides != null || dstStrides != null) {
+            throw new IllegalStateException("a plan for strided views executes on arrays: execute(Array, Array)");
+        }
         RelayoutChecks.checkSize("src", src, from.bufferSize());
         RelayoutChecks.checkSize("dst", dst, to.bufferSize());
         if (dst.isReadOnly()) {
@@ -136,9 +186,18 @@ public final class RelayoutPlan {
         switch (strategy) {
             case RelayoutStrategy.Pack4 p -> runPack(p.pack(), src, dst, executor, parallelism);
             case RelayoutStrategy.ElementWalk w -> walkElements(src, Addressing.of(from)::slot, dst, Addressing.of(to)::slot);
-            case RelayoutStrategy.LoopNests n -> runNests(n.nests(), false, src, dst, executor, parallelism);
-            case RelayoutStrategy.ConvertNests n -> runNests(n.nests(), true, src, dst, executor, parallelism);
+            case RelayoutStrategy.Nests n -> runNests(walks, n.convert(), src, dst, executor, parallelism, minParallelBytes);
         }
+    }
+
+    /** {@return the strategy} */
+    RelayoutStrategy strategy() {
+        return strategy;
+    }
+
+    /** {@return the walks, one per nest of a {@link RelayoutStrategy.Nests} strategy} */
+    List<Walk> walkList() {
+        return walks;
     }
 
     private void runPack(boolean pack, MemorySegment src, MemorySegment dst, ExecutorService executor,
@@ -147,27 +206,25 @@ public final class RelayoutPlan {
         boolean signed = from.elementType().isIntegral() && !from.elementType().isUnsigned();
         boolean parallel = executor != null && parallelism > 1 && n >= Tasks.MIN_PARALLEL_BYTES
                 && Tasks.sharable(src) && Tasks.sharable(dst);
-        int tasks = parallel ? parallelism : 1;
-        List<Future<?>> futures = new ArrayList<>();
-        for (int k = 0; k < tasks; k++) {
-            long lo = (n * k / tasks) & ~127L;
-            long hi = k == tasks - 1 ? n : (n * (k + 1) / tasks) & ~127L;
-            Runnable r = pack ? () -> PackKernels.pack4(src, dst, n, lo, hi)
-                    : () -> PackKernels.unpack4(src, dst, n, lo, hi, signed);
-            if (k == tasks - 1) {
-                r.run();
+        // parts of whole 128-element groups (64 packed bytes), the last part takes the rest
+        long groups = (n + 127) / 128;
+        Tasks.forEachPart(parallel ? executor : null, parallelism, groups, 1, (lo, hi) -> {
+            long a = lo * 128;
+            long z = Math.min(n, hi * 128);
+            if (pack) {
+                PackKernels.pack4(src, dst, n, a, z);
             } else {
-                futures.add(executor.submit(r));
+                PackKernels.unpack4(src, dst, n, a, z, signed);
             }
-        }
-        Tasks.await(futures);
+        });
     }
 
     /**
-     * Relayouts {@code src} into {@code dst}, which must have this plan's shapes (views included:
-     * a plan made by {@link Relayout#plan(Array, Array)} knows their strides).
+     * Relayouts {@code src} into {@code dst}, which must have this plan's shapes, and, if the plan
+     * was made for strided views ({@link Relayout#plan(Array, Array)}), its strides; their offsets
+     * may differ from those of the arrays it was made for.
      *
-     * @throws IllegalArgumentException      if the arrays' shapes are not the plan's
+     * @throws IllegalArgumentException      if the arrays' shapes or strides are not the plan's
      * @throws IllegalStateException         if an array is not host-addressable or its arena is closed
      * @throws UnsupportedOperationException if {@code dst} is read-only
      */
@@ -182,53 +239,83 @@ public final class RelayoutPlan {
             throw new IllegalArgumentException("arrays " + src.shape() + " -> " + dst.shape() + " do not fit the plan "
                     + from + " -> " + to);
         }
-        if (!forViews) {
+        if (srcStrides == null && dstStrides == null) {
+            if (!RelayoutChecks.isDense(src) || !RelayoutChecks.isDense(dst)) {
+                throw new IllegalArgumentException("arrays: a strided view needs a plan made for views (Relayout.plan(Array, Array))");
+            }
             execute(src.segment(), dst.segment(), executor, parallelism);
             return;
         }
+        checkStrides("src", src, srcStrides);
+        checkStrides("dst", dst, dstStrides);
         MemorySegment d = dst.segment();
-        if (!dstIsView) {
+        if (dstStrides == null) {
             RelayoutChecks.checkSize("dst", d, to.bufferSize());
             if (prefill) {
                 fillPadding(d);
             }
         }
         switch (strategy) {
-            case RelayoutStrategy.LoopNests n -> runNests(n.nests(), false, src.segment(), d, executor, parallelism);
-            case RelayoutStrategy.ConvertNests n -> runNests(n.nests(), true, src.segment(), d, executor, parallelism);
+            case RelayoutStrategy.Nests n -> runNests(walks, n.convert(), base(src, srcStrides, srcElementBytes),
+                    base(d, dst, dstStrides, elementBytes), executor, parallelism, Tasks.MIN_PARALLEL_BYTES);
             case RelayoutStrategy.ElementWalk w -> walkElements(src.segment(), src::slot, d, dst::slot);
             case RelayoutStrategy.Pack4 p -> throw new IllegalStateException("a plan for views never packs");
         }
     }
 
-    /** Runs loop nests, {@code convert}: from f32 to bf16 ({@link ConvertKernels}), else same type ({@link Kernels}). */
-    private void runNests(List<LoopNest> nests, boolean convert, MemorySegment src, MemorySegment dst,
-                          ExecutorService executor, int parallelism) {
-        boolean parallel = executor != null && parallelism > 1 && Tasks.sharable(src) && Tasks.sharable(dst);
-        for (LoopNest nest : nests) {
-            long extent = convert ? ConvertKernels.splitExtent(nest) : Kernels.splitExtent(nest);
-            long bytes = nest.elements() * elementBytes;
-            if (!parallel || bytes < Tasks.MIN_PARALLEL_BYTES || extent < 2) {
-                runPart(nest, convert, src, dst, 0, Long.MAX_VALUE);
-                continue;
+    /** {@return the part of a view's segment from its slot offset on (a dense side: the whole segment)} */
+    private static MemorySegment base(Array a, long[] strides, int bytes) {
+        return base(a.segment(), a, strides, bytes);
+    }
+
+    private static MemorySegment base(MemorySegment seg, Array a, long[] strides, int bytes) {
+        return strides == null ? seg : seg.asSlice(Math.multiplyExact(a.slotOffset(), (long) bytes));
+    }
+
+    /** @throws IllegalArgumentException if a side the plan knows as a view has other strides, or a dense side is a view */
+    private static void checkStrides(String name, Array a, long[] strides) {
+        if (strides == null) {
+            if (!RelayoutChecks.isDense(a)) {
+                throw new IllegalArgumentException(name + ": a strided view, and the plan was made for a dense array");
             }
-            int tasks = (int) Math.min(parallelism, extent);
-            List<Future<?>> futures = new ArrayList<>();
-            for (int k = 0; k < tasks; k++) {
-                long lo = extent * k / tasks;
-                long hi = extent * (k + 1) / tasks;
-                futures.add(executor.submit(() -> runPart(nest, convert, src, dst, lo, hi)));
-            }
-            Tasks.await(futures);
+            return;
+        }
+        long[] s = a.slotStrides();
+        if (!java.util.Arrays.equals(s, strides)) {
+            throw new IllegalArgumentException(name + ": slot strides " + java.util.Arrays.toString(s)
+                    + " are not the plan's " + java.util.Arrays.toString(strides));
         }
     }
 
-    private void runPart(LoopNest nest, boolean convert, MemorySegment src, MemorySegment dst, long lo, long hi) {
-        if (convert) {
-            ConvertKernels.run(nest, src, dst, lo, hi);
-        } else {
-            Kernels.run(nest, src, dst, elementBytes, lo, hi);
+    /** Runs the walks, {@code convert}: from f32 to bf16 ({@link ConvertKernels}), else same type ({@link Kernels}). */
+    private void runNests(List<Walk> ws, boolean convert, MemorySegment src, MemorySegment dst,
+                          ExecutorService executor, int parallelism, long minParallelBytes) {
+        boolean parallel = executor != null && parallelism > 1 && Tasks.sharable(src) && Tasks.sharable(dst);
+        for (Walk w : ws) {
+            long bytes = w.nest().elements() * elementBytes;
+            boolean split = parallel && bytes >= minParallelBytes && w.splitExtent() >= 2;
+            run(w, convert, src, dst, split ? executor : null, parallelism);
         }
+    }
+
+    /** Runs one walk over its whole split loop, in {@code parallelism} parts when {@code executor} is not null. */
+    void run(Walk w, boolean convert, MemorySegment src, MemorySegment dst, ExecutorService executor, int parallelism) {
+        Tasks.forEachPart(executor, parallelism, w.splitExtent(), alignment(w), (lo, hi) -> {
+            if (convert) {
+                ConvertKernels.run(w, src, dst, lo, hi);
+            } else {
+                Kernels.run(w, src, dst, elementBytes, lo, hi);
+            }
+        });
+    }
+
+    /** {@return the multiple that thread boundaries on a walk's split loop keep}: whole tile rows of a transpose's own loops */
+    static long alignment(Walk w) {
+        if (w.tile() == 0) {
+            return 1;
+        }
+        int inner = w.nest().depth() - 1;
+        return w.split() == inner || w.split() == w.nest().sourceContiguousLoop() ? 64 : 1;
     }
 
     /** Fills the whole destination buffer with the padding pattern (trailing bits of a packed buffer: zero). */

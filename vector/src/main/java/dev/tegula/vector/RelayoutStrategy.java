@@ -9,20 +9,19 @@ import java.util.List;
  */
 sealed interface RelayoutStrategy {
 
-    /** Strided loop nests over a common digit space, each run by {@link Kernels}: same type and storage. */
-    record LoopNests(List<LoopNest> nests) implements RelayoutStrategy {
-        public LoopNests {
+    /**
+     * Strided loop nests over a common digit space, normalised ({@link LoopNest#normalise}), each
+     * walked as its plan's {@link Walk} says: by {@link Kernels} (same type and storage) or, with
+     * {@code convert}, from f32 to bf16 by {@link ConvertKernels}.
+     */
+    record Nests(List<LoopNest> nests, boolean convert) implements RelayoutStrategy {
+        public Nests {
             nests = List.copyOf(nests);
         }
-    }
 
-    /**
-     * Strided loop nests as for {@link LoopNests}, from f32 to bf16, converting in the same pass:
-     * run by {@link ConvertKernels}.
-     */
-    record ConvertNests(List<LoopNest> nests) implements RelayoutStrategy {
-        public ConvertNests {
-            nests = List.copyOf(nests);
+        /** {@return the element size the walks of these nests are planned for: destination bytes, or -4 for f32 to bf16} */
+        int walkBytes(int elementBytes) {
+            return convert ? -4 : elementBytes;
         }
     }
 
@@ -63,14 +62,14 @@ sealed interface RelayoutStrategy {
         if (from.elementType() == to.elementType() && fb == tb && fb >= 8 && srcTerms != null && dstTerms != null) {
             List<LoopNest> nests = DigitPlanner.plan(srcTerms, dstTerms);
             if (nests != null) {
-                return new LoopNests(nests);
+                return new Nests(nests, false);
             }
         }
         if (from.elementType() == ElementType.F32 && to.elementType() == ElementType.BF16 && fb == 32 && tb == 16
                 && srcTerms != null && dstTerms != null) {
             List<LoopNest> nests = DigitPlanner.plan(srcTerms, dstTerms);
             if (nests != null) {
-                return new ConvertNests(nests);
+                return new Nests(nests, true);
             }
         }
         return new ElementWalk();

@@ -11,25 +11,24 @@ import jdk.incubator.vector.VectorSpecies;
  * {@code dst[dO + i·tI + j] = src[so + i + j·sJ]} (loop I contiguous in the source, loop J in the
  * destination).
  *
- * <p>Two levels of blocking. The outer level cuts the problem into blocks of {@link #BLOCK_J}
- * source rows by {@link #BLOCK_I} elements of each row, walked source-row strips first (all blocks
- * of a band of source rows, then the next band), so the block's source rows and destination lines
- * stay in L2 and in the TLB. The inner level walks a block strip by strip ({@code T} source rows at
- * a time, across the block, or {@code T} destination rows at a time where the caller continues the
- * destination rows in its next call: see {@link #direct}) in square tiles of {@code T×T} elements
- * transposed in registers: 16×16 with 512-bit vectors (AVX-512: 16 int lanes, the 16 shorts of a
- * 256-bit vector), 8×8 otherwise. A 16×16 tile is four rounds of two-source permutes
- * ({@code selectFrom} of two vectors, one {@code vpermt2d}/{@code vpermt2w} each on AVX-512); each
- * round swaps one bit of the row index with the same bit of the lane index. Tiles are stored
- * straight into the destination, and a step along a strip covers {@code max(T, 64 / b)} destination
- * elements, so that each destination row of a step is written as whole 64-byte lines (two 16×16
- * tiles side by side for 2-byte elements), except where the destination rows lie far apart
- * ({@link #staged}): there a block's tiles go into a per-thread staging buffer first and each
- * destination row's piece of the block leaves it in one bulk copy. Remainders (rows and columns
- * beyond the last whole tile) go element by element.
+ * <p>Two levels of blocking, both parameters of the {@link Walk} that calls it (chosen by the
+ * planner: by rule or by timing candidates). The outer level cuts the problem into blocks of
+ * {@code blockJ} source rows by {@code blockI} elements of each row, walked a band of source rows
+ * (or of destination rows) at a time, so a block's rows stay in L2 and in the TLB. The inner level
+ * walks a block strip by strip ({@code T} source rows at a time, or {@code T} destination rows at a
+ * time) in square tiles of {@code T×T} elements transposed in registers: 16×16 with 512-bit vectors
+ * (AVX-512: 16 int lanes, the 16 shorts of a 256-bit vector), 8×8 with 256-bit vectors or where
+ * the walk asks for it. A 16×16 tile is four rounds of two-source permutes ({@code selectFrom} of
+ * two vectors, one {@code vpermt2d}/{@code vpermt2w} each on AVX-512); each round swaps one bit of
+ * the row index with the same bit of the lane index. Tiles are stored straight into the
+ * destination, and a step along a strip covers {@code max(T, 64 / b)} destination elements, so
+ * that each destination row of a step is written as whole 64-byte lines (two 16×16 tiles side by
+ * side for 2-byte elements); or, staged, a block's tiles go into a per-thread staging buffer first
+ * and each destination row's piece of the block leaves it in one bulk copy. Remainders (rows and
+ * columns beyond the last whole tile) go element by element.
  *
  * <p>Thread-safe; its only state is per-thread scratch (a 1 KiB tile buffer and, once used, the
- * 128 KiB staging buffer). Threads share work by calling it on disjoint ranges of J.
+ * 128 KiB staging buffer). Threads share work by calling it on disjoint ranges of I or J.
  */
 final class TransposeKernels {
     private TransposeKernels() {
@@ -39,49 +38,18 @@ final class TransposeKernels {
     private static final VectorSpecies<Integer> I16 = IntVector.SPECIES_512;
     private static final VectorSpecies<Short> S16 = ShortVector.SPECIES_256;
 
-    /** The tile edge: 16 where 512-bit vectors are native, else 8; 0 when the Vector API paths are off. */
-    static final int TILE = !Kernels.VECTOR ? 0 : IntVector.SPECIES_PREFERRED.length() >= 16
-            && !Boolean.getBoolean(Tuning.TRANSPOSE_TILE8) ? 16 : 8;
-    /**
-     * Elements of each source row a block covers (destination rows per block) and source rows per
-     * block (elements of each destination row) when the rows of both sides are near each other
-     * (under {@link #FAR_ROW_BYTES} apart), and {@link #FAR_BLOCK} when either side's rows are far
-     * apart: large blocks pay where rows are near, and where rows lie hundreds of KiB apart each row
-     * of a large block falls into the same few cache sets. The system properties fix both sizes for
-     * every transpose (tuning studies only).
-     */
-    static final int BLOCK_I = Integer.getInteger(Tuning.TRANSPOSE_BLOCK_I, 0);
-    static final int BLOCK_J = Integer.getInteger(Tuning.TRANSPOSE_BLOCK_J, 0);
-    static final int NEAR_BLOCK = Tuning.TRANSPOSE_BLOCK_DEFAULT;
-    static final int FAR_BLOCK = 128;
-    static final long FAR_ROW_BYTES = 256 * 1024;
-
-    /** {@return the block size for a transpose whose source rows are {@code sRow} and destination rows {@code dRow} bytes apart} */
-    static long block(int property, long sRow, long dRow) {
-        return property > 0 ? property : Math.max(sRow, dRow) >= FAR_ROW_BYTES ? FAR_BLOCK : NEAR_BLOCK;
-    }
+    /** The largest tile edge of this machine: 16 where 512-bit vectors are native, else 8; 0 when the Vector API paths are off. */
+    static final int TILE = !Kernels.VECTOR ? 0 : IntVector.SPECIES_PREFERRED.length() >= 16 ? 16 : 8;
 
     /**
-     * Blocks of a transpose whose destination rows lie {@link #FAR_ROW_BYTES} or more apart: 512
-     * elements of each source row (destination rows) by 64 source rows, staged whole in
-     * {@link #STAGE_BUFFER} (128 KiB for f32, in L2) and written out as one bulk copy per destination
-     * row. Stored straight into such a destination, the 16 rows of each tile fall into one set of
-     * the L1 and L2 caches; staged, each destination row piece leaves in one sequential copy.
+     * Bytes of the per-thread staging buffer of {@link Walk.Strips#STAGED} blocks (in L2): where the
+     * destination rows lie far apart, the 16 rows of each tile stored straight into the destination
+     * fall into one set of the L1 and L2 caches; staged, each destination row piece of a block
+     * leaves in one sequential copy.
      */
-    static final int STAGED_BLOCK_I = 512;
-    static final int STAGED_BLOCK_J = 64;
     static final long STAGE_BYTES = 128 * 1024;
     private static final ThreadLocal<MemorySegment> STAGE_BUFFER = ThreadLocal.withInitial(
             () -> java.lang.foreign.Arena.ofAuto().allocate(STAGE_BYTES, 64));
-
-    /**
-     * {@return true if a transpose of {@code b}-byte elements whose destination rows are {@code dRow}
-     * bytes apart goes through the staging buffer in blocks of {@code blockI} by {@code blockJ}}: far
-     * destination rows, source strips, and a block that fits the buffer.
-     */
-    static boolean staged(long dRow, boolean dstStrips, long blockI, long blockJ, int b) {
-        return !dstStrips && dRow >= FAR_ROW_BYTES && blockI * blockJ * b <= STAGE_BYTES;
-    }
 
     /** The per-thread buffer a 16x16 tile's rows pass through between permute rounds (1 KiB, in L1). */
     static final ThreadLocal<MemorySegment> TILE_BUFFER = ThreadLocal.withInitial(
@@ -131,66 +99,53 @@ final class TransposeKernels {
         return ShortVector.fromArray(S16, s, 0);
     }
 
-    /** {@return true if this kernel takes a transpose of {@code b}-byte elements with these extents} */
-    static boolean applies(int b, long nI, long nJ) {
-        return TILE > 0 && (b == 4 || b == 2) && nI >= TILE && nJ >= Math.max(TILE, 64 / b);
+    /** {@return true if this kernel takes a transpose of {@code b}-byte elements with these extents in tiles of edge {@code t}} */
+    static boolean applies(int b, long nI, long nJ, int t) {
+        return t > 0 && t <= TILE && (b == 4 || b == 2) && nI >= t && nJ >= Math.max(t, 64 / b);
     }
 
     /**
-     * dst[dO + i·tI + j] = src[so + i + j·sJ] for i < nI, j < nJ, element units; see the class
-     * documentation. {@code dstStrips}: walk each block in strips of destination rows (see
-     * {@link #direct(MemorySegment, long, MemorySegment, long, int, long, long, long, long, long, long, boolean, boolean)}).
+     * dst[dO + i·tI + j] = src[so + i + j·sJ] for i < nI, j < nJ, element units, with the tile edge,
+     * blocks, strips and band order of the walk {@code w}: see the class documentation and
+     * {@link #direct}.
      */
     static void transpose(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
-                          long sJ, boolean dstStrips) {
-        direct(src, so, dst, dO, b, nI, tI, nJ, sJ, dstStrips);
+                          long sJ, Walk w) {
+        direct(src, so, dst, dO, b, nI, tI, nJ, sJ, w.tile(), w.blockI(), w.blockJ(), w.strips(), w.bands());
     }
 
     /**
-     * {@link #direct(MemorySegment, long, MemorySegment, long, int, long, long, long, long, long, long, boolean, boolean)}
-     * staged in blocks of {@link #STAGED_BLOCK_I} by {@link #STAGED_BLOCK_J} where {@link #staged} says so,
-     * else with the blocks of {@link #block}.
-     */
-    private static void direct(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
-                               long sJ, boolean dstStrips) {
-        long dRow = tI * b;
-        long bi = BLOCK_I > 0 ? BLOCK_I : STAGED_BLOCK_I;
-        long bj = BLOCK_J > 0 ? BLOCK_J : STAGED_BLOCK_J;
-        if (staged(dRow, dstStrips, bi, bj, b)) {
-            direct(src, so, dst, dO, b, nI, tI, nJ, sJ, bi, bj, false, true);
-            return;
-        }
-        direct(src, so, dst, dO, b, nI, tI, nJ, sJ, block(BLOCK_I, sJ * b, dRow), block(BLOCK_J, sJ * b, dRow),
-                dstStrips, false);
-    }
-
-    /**
-     * The transpose with tiles stored straight into the destination, in blocks of {@code blockI} by
-     * {@code blockJ} elements (multiples of 32). Inside a block the tiles go in strips of
-     * {@code T} source rows across the block ({@code dstStrips} false: each source row of the strip
-     * is read as one run) or of {@code T} destination rows ({@code dstStrips} true: each destination
-     * row of the strip is written as one run). The caller asks for destination strips where its next
-     * call continues the destination rows of this one and not the source rows (the 4-D reversal: its
-     * innermost outer loop steps the destination by exactly one row's {@code nJ} elements).
-     * {@code staged} (with source strips; {@code blockI · blockJ · b} at most
-     * {@link #STAGE_BYTES}): each block's tiles go into the per-thread staging buffer, then each
-     * destination row's piece of the block to the destination in one bulk copy (see
-     * {@link #STAGED_BLOCK_I}).
+     * The transpose in square tiles of edge {@code t}, in blocks of {@code blockI} by {@code blockJ}
+     * elements (multiples of 32), the blocks of a band of source rows first ({@code bands}
+     * {@link Walk.Bands#SOURCE}) or of a band of destination rows. Inside a block the tiles go in
+     * strips of {@code t} source rows across the block ({@link Walk.Strips#SOURCE}: each source row
+     * of the strip is read as one run) or of {@code t} destination rows
+     * ({@link Walk.Strips#DESTINATION}: each destination row of the strip is written as one run),
+     * stored straight into the destination; or ({@link Walk.Strips#STAGED}, {@code blockI · blockJ · b}
+     * at most {@link #STAGE_BYTES}) in source strips into the per-thread staging buffer, after which
+     * each destination row's piece of the block goes to the destination in one bulk copy.
      */
     static void direct(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
-                       long sJ, long blockI, long blockJ, boolean dstStrips, boolean staged) {
-        int t = TILE;
+                       long sJ, int t, long blockI, long blockJ, Walk.Strips strips, Walk.Bands bands) {
         MemorySegment w = TILE_BUFFER.get();
         int tj = Math.max(t, 64 / b);             // destination elements per step: whole 64-byte lines
         long fullI = nI - nI % t;
         long fullJ = nJ - nJ % tj;
         long sRow = sJ * b;
         long dRow = tI * b;
-        for (long jb = 0; jb < fullJ; jb += blockJ) {
-            long jEnd = Math.min(fullJ, jb + blockJ);
-            for (long ib = 0; ib < fullI; ib += blockI) {
+        boolean staged = strips == Walk.Strips.STAGED && blockI * blockJ * b <= STAGE_BYTES;
+        boolean sourceBands = bands == Walk.Bands.SOURCE;
+        long outerEnd = sourceBands ? fullJ : fullI;
+        long outerStep = sourceBands ? blockJ : blockI;
+        long innerEnd = sourceBands ? fullI : fullJ;
+        long innerStep = sourceBands ? blockI : blockJ;
+        for (long o = 0; o < outerEnd; o += outerStep) {
+            for (long n = 0; n < innerEnd; n += innerStep) {
+                long jb = sourceBands ? o : n;
+                long ib = sourceBands ? n : o;
+                long jEnd = Math.min(fullJ, jb + blockJ);
                 long iEnd = Math.min(fullI, ib + blockI);
-                if (dstStrips) {
+                if (strips == Walk.Strips.DESTINATION) {
                     for (long i = ib; i < iEnd; i += t) {
                         long srcCol = (so + i) * b;
                         long dstRows = (dO + i * tI) * b;

@@ -17,74 +17,84 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The blocked transpose ({@link TransposeKernels}, and {@link Kernels#transpose} that dispatches to
- * it) against an element loop: extents around the tile edge (8, 16, 32) and the block edge, padded
- * strides and offsets on both sides, the garbage around the destination untouched. vector/pom.xml
- * runs this class at the machine's widest vectors, at {@code -XX:UseAVX=2} and with the scalar
- * kernels, so the 16×16, 8×8 and element paths are all covered.
+ * it) against an element loop, in every walk a plan can ask for (tile edge, block sizes, source or
+ * destination strips, staged blocks, band order): extents around the tile edge (8, 16, 32) and the
+ * block edge, padded strides and offsets on both sides, the garbage around the destination
+ * untouched; and the estimate's rules. vector/pom.xml runs this class at the machine's widest
+ * vectors, at {@code -XX:UseAVX=2} and with the scalar kernels, so the 16×16, 8×8 and element paths
+ * are all covered.
  */
 class TransposeKernelsTest {
+    private static final LoopNest ANY = new LoopNest(new long[] {1}, new long[] {1}, new long[] {1}, 0, 0);
 
-    /**
-     * {@code walk} 0: source strips, 1: destination strips (both through {@link Kernels#transpose}),
-     * 2: staged blocks of {@code 32 blockI32} by {@code 32 blockJ32} (tiles through the staging
-     * buffer, one bulk copy per destination row piece), called directly at these small block sizes.
-     */
-    @Property(tries = 500)
-    void transposeMatchesElementLoop(@ForAll @IntRange(min = 1, max = 100) int nI,
-                                     @ForAll @IntRange(min = 1, max = 100) int nJ,
-                                     @ForAll @IntRange(min = 0, max = 5) int padI,
-                                     @ForAll @IntRange(min = 0, max = 5) int padJ,
-                                     @ForAll @IntRange(min = 0, max = 9) int so,
-                                     @ForAll @IntRange(min = 0, max = 9) int dO,
-                                     @ForAll boolean shorts,
-                                     @ForAll @IntRange(min = 0, max = 2) int walk,
-                                     @ForAll @IntRange(min = 1, max = 3) int blockI32,
-                                     @ForAll @IntRange(min = 1, max = 2) int blockJ32) {
+    @Property(tries = 600)
+    void transposeMatchesElementLoopInEveryWalk(@ForAll @IntRange(min = 1, max = 100) int nI,
+                                                @ForAll @IntRange(min = 1, max = 100) int nJ,
+                                                @ForAll @IntRange(min = 0, max = 5) int padI,
+                                                @ForAll @IntRange(min = 0, max = 5) int padJ,
+                                                @ForAll @IntRange(min = 0, max = 9) int so,
+                                                @ForAll @IntRange(min = 0, max = 9) int dO,
+                                                @ForAll boolean shorts,
+                                                @ForAll @IntRange(min = 0, max = 1) int tileChoice,
+                                                @ForAll @IntRange(min = 1, max = 3) int blockI32,
+                                                @ForAll @IntRange(min = 1, max = 3) int blockJ32,
+                                                @ForAll Walk.Strips strips,
+                                                @ForAll Walk.Bands bands) {
         int b = shorts ? 2 : 4;
-        if (walk < 2 || TransposeKernels.TILE == 0 || !TransposeKernels.applies(b, nI, nJ)) {
-            check(b, nI, nJ, nI + padI, nJ + padJ, so, dO, walk == 1);
-            return;
-        }
-        check(b, nI, nJ, nI + padI, nJ + padJ, so, dO, "staged " + blockI32 * 32 + "x" + blockJ32 * 32, (src, fast) -> TransposeKernels.direct(
-                src, so, fast, dO, b, nI, nJ + padJ, nJ, nI + padI, 32L * blockI32, 32L * blockJ32, false, true));
-    }
-
-    @Test
-    void stagedOnlyWhereDestinationRowsAreFar() {
-        long far = TransposeKernels.FAR_ROW_BYTES;
-        assertTrue(TransposeKernels.staged(far, false, 512, 64, 4));
-        assertFalse(TransposeKernels.staged(far - 4, false, 512, 64, 4));
-        assertFalse(TransposeKernels.staged(far, true, 512, 64, 4));          // destination strips are not staged
-        assertFalse(TransposeKernels.staged(far, false, 512, 128, 4));        // 256 KiB: larger than the buffer
-        assertTrue(TransposeKernels.staged(far, false, 512, 128, 2));
-        assertEquals(TransposeKernels.STAGE_BYTES, (long) TransposeKernels.STAGED_BLOCK_I * TransposeKernels.STAGED_BLOCK_J * 4);
+        int[] tiles = Candidates.tiles();
+        int t = tiles.length == 0 ? 0 : tiles[tileChoice % tiles.length];
+        long bi = 32L * blockI32;
+        long bj = 32L * blockJ32;
+        Walk walk = new Walk(ANY, new int[] {0}, 0, t, bi, bj, strips, bands);
+        check(b, nI, nJ, nI + padI, nJ + padJ, so, dO, walk.toString(),
+                (src, fast) -> Kernels.transpose(src, so, fast, dO, b, nI, nJ + padJ, nJ, nI + padI, walk));
     }
 
     @Test
     void farDestinationRowsThroughTheStagingBuffer() {
-        // destination rows 256 KiB apart (and a little more): the dispatcher stages them; remainders on both sides,
+        // destination rows 256 KiB apart (and a little more), staged; remainders on both sides,
         // source rows crossing a staged block (64 source rows)
-        long farF32 = TransposeKernels.FAR_ROW_BYTES / 4;
-        check(4, 21, 101, 24, (int) farF32, 3, 1, false);
-        check(2, 37, 70, 40, (int) (2 * farF32) + 8, 0, 5, false);
+        long farF32 = Candidates.FAR_ROW_BYTES / 4;
+        Walk staged = new Walk(ANY, new int[] {0}, 0, TransposeKernels.TILE, 512, 64, Walk.Strips.STAGED,
+                Walk.Bands.SOURCE);
+        check(4, 21, 101, 24, (int) farF32, 3, 1, "staged", (src, fast) -> Kernels.transpose(src, 3, fast, 1, 4, 21,
+                farF32, 101, 24, staged));
+        check(2, 37, 70, 40, (int) (2 * farF32) + 8, 0, 5, "staged", (src, fast) -> Kernels.transpose(src, 0, fast, 5, 2,
+                37, 2 * farF32 + 8, 70, 40, staged));
     }
 
     @Test
-    void blockEdgesAndRemainders() {
-        // extents that cross the blocks (rows near each other) with remainders of the tile on both sides
-        int near = TransposeKernels.NEAR_BLOCK;
-        check(4, near + 21, 70, near + 24, 75, 3, 1);
-        check(2, 45, near + 37, 50, near + 40, 0, 7);
-        check(4, 48, near + 16, 48, near + 16, 0, 0);
-        // source rows 256 KiB apart: the far-rows blocks, crossed in both directions
-        int far = TransposeKernels.FAR_BLOCK;
-        long farRow = TransposeKernels.FAR_ROW_BYTES / 4;
-        check(4, far + 21, far + 37, (int) farRow, far + 40, 5, 2);
-        assertEquals(far, TransposeKernels.block(0, farRow * 4, 64));
-        assertEquals(near, TransposeKernels.block(0, farRow * 4 - 4, 64));
-        assertEquals(near, TransposeKernels.block(0, 64, farRow * 4 - 4));
-        assertEquals(far, TransposeKernels.block(0, 64, farRow * 4));
-        assertEquals(96, TransposeKernels.block(96, farRow * 4, 64));   // the system property wins
+    void estimateStagesFarDestinationRowsAndShrinksBlocksForFarSourceRows() {
+        if (TransposeKernels.TILE == 0) {
+            return;   // the scalar kernels have no blocks
+        }
+        // f32[256,512,512] (2,1,0), in destination order: destination rows 1 MiB apart: staged 512 x 64
+        Walk far = Candidates.estimate(nest(new long[] {512, 512, 256}, new long[] {1, 512, 262144},
+                new long[] {131072, 256, 1}), 4);
+        assertEquals(Walk.Strips.STAGED, far.strips(), far.toString());
+        assertEquals(Candidates.STAGED_BLOCK_I, far.blockI());
+        assertEquals(Candidates.STAGED_BLOCK_J, far.blockJ());
+        // f32[8192,8192] (1,0): rows 32 KiB apart: source strips in 512 x 512 blocks
+        Walk near = Candidates.estimate(nest(new long[] {8192, 8192}, new long[] {1, 8192}, new long[] {8192, 1}), 4);
+        assertEquals(Walk.Strips.SOURCE, near.strips(), near.toString());
+        assertEquals(Candidates.NEAR_BLOCK, near.blockI());
+        // source rows 256 KiB apart, destination rows near: 128 x 128, not staged
+        Walk farSource = Candidates.estimate(nest(new long[] {64, 65536}, new long[] {1, 65536}, new long[] {64, 1}), 4);
+        assertEquals(Walk.Strips.SOURCE, farSource.strips(), farSource.toString());
+        assertEquals(Candidates.FAR_BLOCK, farSource.blockI());
+        // 16x16 tiles where 512-bit vectors allow them
+        assertEquals(TransposeKernels.TILE, near.tile());
+    }
+
+    @Test
+    void everyCandidateOfANestFitsIt() {
+        LoopNest base = nest(new long[] {64, 64, 64, 64}, new long[] {1, 64, 4096, 262144},
+                new long[] {262144, 4096, 64, 1});
+        for (Walk w : Candidates.all(base, 4, 2, 10_000)) {
+            assertEquals(w.toString(), Walk.parse(w.toString(), base, 4).toString());
+            assertEquals(base.elements(), w.nest().elements());
+            assertEquals(3, w.order()[3], "the innermost loop stays innermost: " + w);
+        }
     }
 
     @Test
@@ -106,19 +116,20 @@ class TransposeKernelsTest {
     void destinationStripsWhereOnlyTheDestinationRowsContinue() {
         // the nests of RelayoutBench's transposes, in destination order (outermost first)
         // f32[64,64,64,64] (3,2,1,0): loops d, c, b, a; the kernel pairs d (source-contiguous) with a
-        assertTrue(Kernels.dstStrips(nest(new long[] {64, 64, 64, 64}, new long[] {1, 64, 4096, 262144},
+        assertTrue(Candidates.continuesDestinationRows(nest(new long[] {64, 64, 64, 64}, new long[] {1, 64, 4096, 262144},
                 new long[] {262144, 4096, 64, 1}), 0));
         // f32[256,512,512] (2,1,0): loop j continues the rows of both sides: source strips
-        assertFalse(Kernels.dstStrips(nest(new long[] {512, 512, 256}, new long[] {1, 512, 262144},
+        assertFalse(Candidates.continuesDestinationRows(nest(new long[] {512, 512, 256}, new long[] {1, 512, 262144},
                 new long[] {131072, 256, 1}), 0));
         // (0,2,1): the batch loop continues neither side's rows
-        assertFalse(Kernels.dstStrips(nest(new long[] {256, 512, 512}, new long[] {262144, 1, 512},
+        assertFalse(Candidates.continuesDestinationRows(nest(new long[] {256, 512, 512}, new long[] {262144, 1, 512},
                 new long[] {262144, 512, 1}), 1));
         // 64^4 (0,2,3,1): loop c continues the source rows
-        assertFalse(Kernels.dstStrips(nest(new long[] {64, 64, 64, 64}, new long[] {262144, 64, 1, 4096},
+        assertFalse(Candidates.continuesDestinationRows(nest(new long[] {64, 64, 64, 64}, new long[] {262144, 64, 1, 4096},
                 new long[] {262144, 4096, 64, 1}), 2));
         // a plain 2-D transpose has no outer loop
-        assertFalse(Kernels.dstStrips(nest(new long[] {8192, 8192}, new long[] {1, 8192}, new long[] {8192, 1}), 0));
+        assertFalse(Candidates.continuesDestinationRows(nest(new long[] {8192, 8192}, new long[] {1, 8192},
+                new long[] {8192, 1}), 0));
     }
 
     private static LoopNest nest(long[] n, long[] s, long[] t) {
@@ -158,16 +169,6 @@ class TransposeKernelsTest {
                 assertEquals(c * 16 + r, rows[r][c], "row " + r + " lane " + c);
             }
         }
-    }
-
-    /** dst[dO + i·tI + j] = src[so + i + j·sJ]: the kernel against the element loop, over garbage-filled buffers. */
-    private static void check(int b, int nI, int nJ, int sJ, int tI, int so, int dO) {
-        check(b, nI, nJ, sJ, tI, so, dO, false);
-        check(b, nI, nJ, sJ, tI, so, dO, true);
-    }
-
-    private static void check(int b, int nI, int nJ, int sJ, int tI, int so, int dO, boolean dstStrips) {
-        check(b, nI, nJ, sJ, tI, so, dO, "dstStrips=" + dstStrips, (src, fast) -> Kernels.transpose(src, so, fast, dO, b, nI, tI, nJ, sJ, dstStrips));
     }
 
     /** A transpose into {@code fast}: the kernel under test. */

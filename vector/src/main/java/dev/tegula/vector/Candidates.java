@@ -1,0 +1,354 @@
+package dev.tegula.vector;
+
+import dev.tegula.vector.Walk.Bands;
+import dev.tegula.vector.Walk.Strips;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The candidate walks of a loop nest: the estimate (the engine's rules, no timing), the families
+ * a measuring planner tries one after the other, and the whole space. Every walk made here passes
+ * {@link #of}'s checks, so it runs the nest's index set exactly. Stateless.
+ */
+final class Candidates {
+    private Candidates() {
+    }
+
+    /** Where rows lie this many bytes apart or more, the estimate uses small blocks (each row of a large one shares a few cache sets). */
+    static final long FAR_ROW_BYTES = 256 * 1024;
+    /** The estimate's blocks where rows are near each other. */
+    static final long NEAR_BLOCK = 512;
+    /** The estimate's blocks where rows are far apart. */
+    static final long FAR_BLOCK = 128;
+    /** The estimate's staged blocks (destination rows far apart): elements of each source row. */
+    static final long STAGED_BLOCK_I = 512;
+    /** The estimate's staged blocks: source rows. */
+    static final long STAGED_BLOCK_J = 64;
+    /** Block edges the measuring planner tries. */
+    static final long[] BLOCK_EDGES = {32, 64, 128, 256, 512, 1024};
+    /** At most this many loops are permuted in every order; more are tried in a few orders only. */
+    static final int MAX_PERMUTED_LOOPS = 4;
+
+    /** {@return the tile edges the transpose kernels have on this machine: 16 only with 512-bit vectors; none without vectors} */
+    static int[] tiles() {
+        if (TransposeKernels.TILE == 0) {
+            return new int[0];
+        }
+        return TransposeKernels.TILE == 16 ? new int[] {16, 8} : new int[] {8};
+    }
+
+    /**
+     * {@return the walk with these parameters over the normalised nest {@code base}, or null if they
+     * do not fit it} The innermost loop must stay innermost; the tile must be one of {@link #tiles()}
+     * for a vector transpose of 2- or 4-byte elements (else 0); blocks must be positive multiples of
+     * 32 up to {@link Walk#MAX_BLOCK}; a staged block must fit the staging buffer.
+     *
+     * @param elementBytes bytes of a destination element, or -4 for the f32 to bf16 kernels (which
+     *                     stage nothing and take 16x16 tiles only)
+     */
+    static Walk of(LoopNest base, int[] order, int split, int tile, long blockI, long blockJ, Strips strips, Bands bands,
+                   int elementBytes) {
+        int d = base.depth();
+        if (order.length != d || order[d - 1] != d - 1 || split < 0 || split >= d) {
+            return null;
+        }
+        boolean[] seen = new boolean[d];
+        for (int o : order) {
+            if (o < 0 || o >= d || seen[o]) {
+                return null;
+            }
+            seen[o] = true;
+        }
+        if (strips == null || bands == null) {
+            return null;
+        }
+        LoopNest nest = base.permuted(order);
+        boolean convert = elementBytes < 0;
+        int b = Math.abs(elementBytes);
+        if (tile == 0 ? largestTile(nest, elementBytes) == 0 : !tiled(nest, elementBytes, tile)) {
+            return tile == 0 && blockI == 0 && blockJ == 0 && strips == Strips.SOURCE && bands == Bands.SOURCE
+                    ? new Walk(nest, order, split, 0, 0, 0, strips, bands) : null;
+        }
+        if (tile == 0) {
+            return null;   // a nest the tile kernels take has a tile
+        }
+        boolean tileOk = false;
+        for (int t : tiles()) {
+            tileOk |= t == tile && (!convert || t == 16);
+        }
+        if (!tileOk || blockI < 32 || blockJ < 32 || blockI % 32 != 0 || blockJ % 32 != 0 || blockI > Walk.MAX_BLOCK
+                || blockJ > Walk.MAX_BLOCK) {
+            return null;
+        }
+        if (convert && (strips != Strips.SOURCE || bands != Bands.SOURCE)) {
+            return null;
+        }
+        if (strips == Strips.STAGED && blockI * blockJ * b > TransposeKernels.STAGE_BYTES) {
+            return null;
+        }
+        return new Walk(nest, order, split, tile, blockI, blockJ, strips, bands);
+    }
+
+    /**
+     * {@return true if the nest is a transpose that the tile kernels take in tiles of edge {@code t}}:
+     * not the 2-wide interleave of a {@code (2,1)} sub-tile, which has a kernel of its own.
+     */
+    static boolean tiled(LoopNest nest, int elementBytes, int t) {
+        if (!nest.isTranspose()) {
+            return false;
+        }
+        int inner = nest.depth() - 1;
+        int q = nest.sourceContiguousLoop();
+        long nI = nest.extents()[q];
+        long nJ = nest.extents()[inner];
+        long tI = nest.dstStrides()[q];
+        long sJ = nest.srcStrides()[inner];
+        if (elementBytes < 0) {
+            return t == 16 && TransposeKernels.TILE == 16 && nI >= 16 && nJ >= 32 && !(nJ == 2 && tI == 2);
+        }
+        boolean zip = elementBytes == 2 && Kernels.VECTOR && (nJ == 2 && tI == 2 || nI == 2 && sJ == 2);
+        return !zip && TransposeKernels.applies(elementBytes, nI, nJ, t);
+    }
+
+    /** {@return the largest tile edge of {@link #tiles()} that the nest can use} */
+    private static int largestTile(LoopNest nest, int elementBytes) {
+        for (int t : tiles()) {
+            if (tiled(nest, elementBytes, t)) {
+                return t;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * {@return the estimate: the walk the engine's rules choose, with no timing}: loops in
+     * {@link LoopNest#estimateOrder()}, the outermost walked loop split between threads; for
+     * transposes 16x16 tiles where 512-bit vectors allow, blocks of {@link #NEAR_BLOCK} (or
+     * {@link #FAR_BLOCK} where either side's rows lie {@link #FAR_ROW_BYTES} apart or more),
+     * destination strips where the loop around the kernel continues the destination rows and not the
+     * source rows, and staged blocks of {@link #STAGED_BLOCK_I} x {@link #STAGED_BLOCK_J} where the
+     * destination rows lie far apart.
+     */
+    static Walk estimate(LoopNest base, int elementBytes) {
+        int[] order = base.estimateOrder();
+        LoopNest nest = base.permuted(order);
+        int split = firstWalkedLoop(nest);
+        Walk plain = of(base, order, split, 0, 0, 0, Strips.SOURCE, Bands.SOURCE, elementBytes);
+        if (plain != null) {
+            return plain;
+        }
+        int inner = nest.depth() - 1;
+        int q = nest.sourceContiguousLoop();
+        long sRow = nest.srcStrides()[inner] * Math.abs(elementBytes);
+        long dRow = nest.dstStrides()[q] * (elementBytes < 0 ? 2 : elementBytes);
+        boolean dstStrips = elementBytes > 0 && continuesDestinationRows(nest, q);
+        if (elementBytes > 0 && !dstStrips && dRow >= FAR_ROW_BYTES) {
+            return of(base, order, split, largestTile(nest, elementBytes), STAGED_BLOCK_I, STAGED_BLOCK_J, Strips.STAGED,
+                    Bands.SOURCE, elementBytes);
+        }
+        long block = Math.max(sRow, dRow) >= FAR_ROW_BYTES ? FAR_BLOCK : NEAR_BLOCK;
+        return of(base, order, split, largestTile(nest, elementBytes), block, block,
+                dstStrips ? Strips.DESTINATION : Strips.SOURCE, Bands.SOURCE, elementBytes);
+    }
+
+    /**
+     * {@return true if the loop around the transpose kernel's calls steps the destination by exactly
+     * the extent of the kernel's destination rows (its next call continues the same destination rows)
+     * and does not continue the source rows the same way}: the 4-D reversal, where destination strips
+     * write each destination row as one run.
+     */
+    static boolean continuesDestinationRows(LoopNest nest, int q) {
+        int inner = nest.depth() - 1;
+        int k = inner - 1 == q ? inner - 2 : inner - 1;
+        if (k < 0 || nest.extents()[k] < 2) {
+            return false;
+        }
+        return nest.dstStrides()[k] == nest.extents()[inner] && nest.srcStrides()[k] != nest.extents()[q];
+    }
+
+    /** {@return the outermost loop the kernel walks itself (not the innermost, not a transpose's source-contiguous loop), else the innermost} */
+    static int firstWalkedLoop(LoopNest nest) {
+        int d = nest.depth();
+        boolean strided = !nest.isRuns() && !nest.isTranspose();
+        int end = strided ? d : d - 1;
+        int skip = nest.isTranspose() ? nest.sourceContiguousLoop() : -1;
+        for (int k = 0; k < end; k++) {
+            if (k != skip) {
+                return k;
+            }
+        }
+        return d - 1;
+    }
+
+    /**
+     * {@return walks like {@code w} in other loop orders}: every order of the loops the kernel walks
+     * itself (a transpose's source-contiguous loop placed just outside the innermost one) when there
+     * are at most {@link #MAX_PERMUTED_LOOPS}, else the estimate's, the source's and the destination's
+     * order; each with its outermost walked loop split.
+     */
+    static List<Walk> orders(LoopNest base, Walk w, int elementBytes) {
+        int d = base.depth();
+        int q = base.isTranspose() ? base.sourceContiguousLoop() : -1;
+        List<Integer> walked = new ArrayList<>();
+        for (int i = 0; i < d - 1; i++) {
+            if (i != q) {
+                walked.add(i);
+            }
+        }
+        List<int[]> orders = new ArrayList<>();
+        if (walked.size() <= MAX_PERMUTED_LOOPS) {
+            permutations(walked, 0, orders, q, d);
+        } else {
+            orders.add(base.estimateOrder());
+            orders.add(withTransposeLoopLast(base.sourceOrder(), q, d));
+            int[] identity = new int[d];
+            for (int i = 0; i < d; i++) {
+                identity[i] = i;
+            }
+            orders.add(withTransposeLoopLast(identity, q, d));
+        }
+        Map<String, Walk> out = new LinkedHashMap<>();
+        for (int[] order : orders) {
+            int split = firstWalkedLoop(base.permuted(order));
+            add(out, of(base, order, split, w.tile(), w.blockI(), w.blockJ(), w.strips(), w.bands(), elementBytes));
+        }
+        return List.copyOf(out.values());
+    }
+
+    private static int[] withTransposeLoopLast(int[] order, int q, int d) {
+        if (q < 0) {
+            return order;
+        }
+        int[] out = new int[d];
+        int k = 0;
+        for (int o : order) {
+            if (o != q && o != d - 1) {
+                out[k++] = o;
+            }
+        }
+        out[d - 2] = q;
+        out[d - 1] = d - 1;
+        return out;
+    }
+
+    private static void permutations(List<Integer> walked, int k, List<int[]> out, int q, int d) {
+        if (k == walked.size()) {
+            int[] order = new int[d];
+            for (int i = 0; i < walked.size(); i++) {
+                order[i] = walked.get(i);
+            }
+            if (q >= 0) {
+                order[d - 2] = q;
+            }
+            order[d - 1] = d - 1;
+            out.add(order);
+            return;
+        }
+        for (int i = k; i < walked.size(); i++) {
+            java.util.Collections.swap(walked, k, i);
+            permutations(walked, k + 1, out, q, d);
+            java.util.Collections.swap(walked, k, i);
+        }
+    }
+
+    /** {@return walks like {@code w} that split another loop between threads: each walked loop, and a transpose's two kernel loops} */
+    static List<Walk> splits(LoopNest base, Walk w, int elementBytes) {
+        Map<String, Walk> out = new LinkedHashMap<>();
+        for (int s = 0; s < base.depth(); s++) {
+            if (w.nest().extents()[s] >= 2) {
+                add(out, of(base, w.order(), s, w.tile(), w.blockI(), w.blockJ(), w.strips(), w.bands(), elementBytes));
+            }
+        }
+        return List.copyOf(out.values());
+    }
+
+    /** {@return walks like transposing {@code w} with every block size of {@link #BLOCK_EDGES} that the nest's extents can use} */
+    static List<Walk> blocks(LoopNest base, Walk w, int elementBytes) {
+        if (w.tile() == 0) {
+            return List.of(w);
+        }
+        Map<String, Walk> out = new LinkedHashMap<>();
+        int q = w.nest().sourceContiguousLoop();
+        long nI = w.nest().extents()[q];
+        long nJ = w.nest().extents()[w.nest().depth() - 1];
+        for (long bi : BLOCK_EDGES) {
+            if (bi > 2 * nI && bi > 32) {
+                continue;
+            }
+            for (long bj : BLOCK_EDGES) {
+                if (bj > 2 * nJ && bj > 32) {
+                    continue;
+                }
+                add(out, of(base, w.order(), w.split(), w.tile(), bi, bj, w.strips(), w.bands(), elementBytes));
+            }
+        }
+        return out.isEmpty() ? List.of(w) : List.copyOf(out.values());
+    }
+
+    /** {@return walks like transposing {@code w} with each way of walking blocks (strips, staging, band order)} */
+    static List<Walk> strips(LoopNest base, Walk w, int elementBytes) {
+        if (w.tile() == 0) {
+            return List.of(w);
+        }
+        Map<String, Walk> out = new LinkedHashMap<>();
+        for (Strips s : Strips.values()) {
+            for (Bands bands : Bands.values()) {
+                long bi = w.blockI();
+                long bj = w.blockJ();
+                if (s == Strips.STAGED && bi * bj * Math.abs(elementBytes) > TransposeKernels.STAGE_BYTES) {
+                    bi = STAGED_BLOCK_I;
+                    bj = STAGED_BLOCK_J;
+                }
+                add(out, of(base, w.order(), w.split(), w.tile(), bi, bj, s, bands, elementBytes));
+            }
+        }
+        return List.copyOf(out.values());
+    }
+
+    /** {@return walks like transposing {@code w} with each tile edge of {@link #tiles()}} */
+    static List<Walk> tiles(LoopNest base, Walk w, int elementBytes) {
+        if (w.tile() == 0) {
+            return List.of(w);
+        }
+        Map<String, Walk> out = new LinkedHashMap<>();
+        for (int t : tiles()) {
+            if (tiled(w.nest(), elementBytes, t)) {
+                add(out, of(base, w.order(), w.split(), t, w.blockI(), w.blockJ(), w.strips(), w.bands(), elementBytes));
+            }
+        }
+        return List.copyOf(out.values());
+    }
+
+    /**
+     * {@return every walk of the nest (orders, splits when {@code threads > 1}, blocks, strips, band
+     * orders, tiles), at most {@code limit}, the estimate first}
+     */
+    static List<Walk> all(LoopNest base, int elementBytes, int threads, int limit) {
+        Walk estimate = estimate(base, elementBytes);
+        Map<String, Walk> out = new LinkedHashMap<>();
+        add(out, estimate);
+        for (Walk o : orders(base, estimate, elementBytes)) {
+            for (Walk s : threads > 1 ? splits(base, o, elementBytes) : List.of(o)) {
+                for (Walk t : tiles(base, s, elementBytes)) {
+                    for (Walk st : strips(base, t, elementBytes)) {
+                        for (Walk bl : blocks(base, st, elementBytes)) {
+                            if (out.size() >= limit) {
+                                return List.copyOf(out.values());
+                            }
+                            add(out, bl);
+                        }
+                    }
+                }
+            }
+        }
+        return List.copyOf(out.values());
+    }
+
+    private static void add(Map<String, Walk> out, Walk w) {
+        if (w != null) {
+            out.putIfAbsent(w.toString(), w);
+        }
+    }
+}

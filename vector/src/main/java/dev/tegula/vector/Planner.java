@@ -1,0 +1,308 @@
+package dev.tegula.vector;
+
+import dev.tegula.core.ArrayShape;
+import dev.tegula.ffm.HostMemory;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.BiFunction;
+
+/**
+ * Makes {@link RelayoutPlan}s: the strategy and loop nests from the two shapes, then one
+ * {@link Walk} per nest, by rule ({@link Planning#ESTIMATE}), from {@link Wisdom}, or by timing
+ * candidates ({@link Planning#MEASURE}, {@link Planning#EXHAUSTIVE}).
+ *
+ * <p>Measuring times each candidate on a part of the largest nest: a range of its split loop worth
+ * about {@link #PART_BYTES}, cut between the plan's threads as execution cuts it. The kernels are
+ * first run until two runs agree (so the JIT has compiled them), then every candidate of a family
+ * runs once untimed and {@link #TIMED_ROUNDS} times timed, interleaved; the fastest run counts,
+ * per byte. A measuring planner tries the families one after the other (loop orders, strips and
+ * band orders, blocks, tiles, thread splits), each starting from the best walk so far; an
+ * exhaustive one times every combination. Other nests (partial tiles) keep the estimate.
+ * Stateless and thread-safe.
+ */
+final class Planner {
+    private Planner() {
+    }
+
+    /** Bytes (read and written) of the part each candidate is timed on. */
+    static final long PART_BYTES = 24L << 20;
+    /** Timed runs of each candidate; the fastest counts. */
+    static final int TIMED_ROUNDS = 3;
+    /** Most candidates an exhaustive planner times. */
+    static final int EXHAUSTIVE_LIMIT = 4096;
+    /** Nests under this many bytes are never measured. */
+    static final long MIN_MEASURED_BYTES = 1L << 20;
+
+    /**
+     * {@return a plan} {@code src} and {@code dst} are the buffers to measure on (at their views'
+     * offsets) or null (measuring then allocates buffers of the two shapes, dense sides only).
+     *
+     * @param srcStrides the source's slot strides if it is a strided view, else null
+     * @param dstStrides the destination's, likewise
+     * @param executor   where a measuring planner runs the other threads' parts (null: it makes its own)
+     */
+    static RelayoutPlan plan(ArrayShape from, ArrayShape to, long[] srcStrides, long[] dstStrides, Planning planning,
+                             int threads, MemorySegment src, MemorySegment dst, ExecutorService executor, Wisdom wisdom) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads: " + threads + " is not positive");
+        }
+        RelayoutChecks.checkCompatible(from, to);
+        boolean views = srcStrides != null || dstStrides != null;
+        SlotTerms srcTerms = srcStrides != null ? SlotTerms.strided(from.dimensions(), 0, srcStrides) : SlotTerms.of(from);
+        SlotTerms dstTerms = dstStrides != null ? SlotTerms.strided(to.dimensions(), 0, dstStrides) : SlotTerms.of(to);
+        RelayoutStrategy strategy = RelayoutStrategy.choose(from, to, srcTerms, dstTerms, views);
+        long bytes = Math.max(from.bufferSize(), to.bufferSize());
+        Planning mode = planning.resolve(bytes);
+        if (!(strategy instanceof RelayoutStrategy.Nests nests)) {
+            return new RelayoutPlan(from, to, strategy, List.of(), srcStrides, dstStrides, Planning.ESTIMATE, threads,
+                    "estimate", List.of());
+        }
+        int b = nests.walkBytes((int) (to.slotBits() / 8));
+        List<Walk> walks = new ArrayList<>();
+        int largest = 0;
+        for (int i = 0; i < nests.nests().size(); i++) {
+            walks.add(Candidates.estimate(nests.nests().get(i), b));
+            if (nests.nests().get(i).elements() > nests.nests().get(largest).elements()) {
+                largest = i;
+            }
+        }
+        long nestBytes = walks.isEmpty() ? 0 : walks.get(largest).nest().elements() * Math.abs(b);
+        if (mode == Planning.ESTIMATE || nestBytes < MIN_MEASURED_BYTES) {
+            return new RelayoutPlan(from, to, strategy, walks, srcStrides, dstStrides, Planning.ESTIMATE, threads,
+                    "estimate", List.of());
+        }
+        String key = Wisdom.key(threads, from.toString(), to.toString(), srcStrides, dstStrides);
+        String known = wisdom == null ? null : wisdom.lookup(key);
+        if (known != null) {
+            List<Walk> fromWisdom = fromWisdom(known, nests.nests(), walks, b);
+            if (fromWisdom != null) {
+                return new RelayoutPlan(from, to, strategy, fromWisdom, srcStrides, dstStrides, mode, threads, "wisdom",
+                        List.of());
+            }
+        }
+        if (src == null || dst == null) {
+            if (views) {
+                return new RelayoutPlan(from, to, strategy, walks, srcStrides, dstStrides, Planning.ESTIMATE, threads,
+                        "estimate", List.of());
+            }
+            try (Arena arena = Arena.ofShared()) {
+                MemorySegment s = HostMemory.allocate(arena, from.bufferSize(), 4096);
+                MemorySegment d = HostMemory.allocate(arena, to.bufferSize(), 4096);
+                return measured(from, to, strategy, nests, walks, largest, b, srcStrides, dstStrides, mode, threads, s, d,
+                        executor, wisdom, key);
+            }
+        }
+        return measured(from, to, strategy, nests, walks, largest, b, srcStrides, dstStrides, mode, threads, src, dst,
+                executor, wisdom, key);
+    }
+
+    private static RelayoutPlan measured(ArrayShape from, ArrayShape to, RelayoutStrategy strategy,
+                                         RelayoutStrategy.Nests nests, List<Walk> walks, int largest, int b,
+                                         long[] srcStrides, long[] dstStrides, Planning mode, int threads,
+                                         MemorySegment src, MemorySegment dst, ExecutorService executor, Wisdom wisdom,
+                                         String key) {
+        boolean shared = Tasks.sharable(src) && Tasks.sharable(dst);
+        int t = shared ? threads : 1;
+        ExecutorService pool = executor;
+        if (t > 1 && pool == null) {
+            pool = Executors.newFixedThreadPool(t - 1, r -> {
+                Thread th = new Thread(r, "tegula-plan");
+                th.setDaemon(true);
+                return th;
+            });
+        }
+        try {
+            Timer timer = new Timer(nests.convert(), src, dst, Math.abs(b), (int) (from.slotBits() / 8), t > 1 ? pool : null,
+                    t, largest);
+            LoopNest base = nests.nests().get(largest);
+            Walk best = walks.get(largest);
+            timer.warmUp(best);
+            if (mode == Planning.EXHAUSTIVE) {
+                best = timer.fastest(Candidates.all(base, b, t, EXHAUSTIVE_LIMIT));
+            } else {
+                List<BiFunction<LoopNest, Walk, List<Walk>>> families = new ArrayList<>();
+                families.add((n, w) -> Candidates.orders(n, w, b));
+                families.add((n, w) -> Candidates.strips(n, w, b));
+                families.add((n, w) -> Candidates.blocks(n, w, b));
+                families.add((n, w) -> Candidates.tiles(n, w, b));
+                if (t > 1) {
+                    families.add((n, w) -> Candidates.splits(n, w, b));
+                }
+                for (BiFunction<LoopNest, Walk, List<Walk>> family : families) {
+                    List<Walk> candidates = family.apply(base, best);
+                    if (candidates.size() > 1) {
+                        best = timer.fastest(withFirst(best, candidates));
+                    }
+                }
+            }
+            List<Walk> chosen = new ArrayList<>(walks);
+            chosen.set(largest, best);
+            if (wisdom != null) {
+                wisdom.remember(key, toText(chosen));
+            }
+            return new RelayoutPlan(from, to, strategy, chosen, srcStrides, dstStrides, mode, threads, "measured",
+                    timer.measurements(best));
+        } finally {
+            if (pool != executor) {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    /** {@return the candidates with {@code first} at their head (it is timed again beside them)} */
+    private static List<Walk> withFirst(Walk first, List<Walk> candidates) {
+        List<Walk> out = new ArrayList<>();
+        out.add(first);
+        for (Walk w : candidates) {
+            if (!w.toString().equals(first.toString())) {
+                out.add(w);
+            }
+        }
+        return out;
+    }
+
+    /** {@return the walks in wisdom's text: {@code NEST:WALK} items separated by {@code ;}, the estimate's nests left out} */
+    static String toText(List<Walk> walks) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < walks.size(); i++) {
+            b.append(b.isEmpty() ? "" : ";").append(i).append(':').append(walks.get(i));
+        }
+        return b.toString();
+    }
+
+    /** {@return the estimate walks with wisdom's walks in place, or null (with a warning) if wisdom's do not fit these nests} */
+    private static List<Walk> fromWisdom(String text, List<LoopNest> nests, List<Walk> estimate, int b) {
+        List<Walk> out = new ArrayList<>(estimate);
+        try {
+            for (String item : text.split(";")) {
+                int colon = item.indexOf(':');
+                if (colon < 0) {
+                    throw new IllegalArgumentException("walk item '" + item + "' has no nest number");
+                }
+                int nest = Integer.parseInt(item.substring(0, colon).trim());
+                if (nest < 0 || nest >= nests.size()) {
+                    throw new IllegalArgumentException("nest " + nest + " of " + nests.size());
+                }
+                out.set(nest, Walk.parse(item.substring(colon + 1), nests.get(nest), b));
+            }
+            return out;
+        } catch (RuntimeException e) {
+            Wisdom.warn("wisdom entry not used: " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** Times walks of one nest on parts of the buffers. */
+    private static final class Timer {
+        private final boolean convert;
+        private final MemorySegment src;
+        private final MemorySegment dst;
+        private final int b;
+        private final int srcBytes;
+        private final ExecutorService executor;
+        private final int threads;
+        private final int nest;
+        private final Map<String, PlanMeasurement> seen = new LinkedHashMap<>();
+
+        Timer(boolean convert, MemorySegment src, MemorySegment dst, int b, int srcBytes, ExecutorService executor,
+              int threads, int nest) {
+            this.convert = convert;
+            this.src = src;
+            this.dst = dst;
+            this.b = b;
+            this.srcBytes = srcBytes;
+            this.executor = executor;
+            this.threads = threads;
+            this.nest = nest;
+        }
+
+        /** {@return the extent of the split loop that makes a part of about {@link #PART_BYTES}} */
+        private long part(Walk w) {
+            long e = w.splitExtent();
+            double perIndex = (double) w.nest().elements() * (b + srcBytes) / e;
+            long p = (long) Math.ceil(PART_BYTES / perIndex);
+            return Math.min(e, Math.max(p, threads));
+        }
+
+        private long bytes(Walk w) {
+            return (long) ((double) w.nest().elements() * (b + srcBytes) * part(w) / w.splitExtent());
+        }
+
+        private long time(Walk w) {
+            long p = part(w);
+            long t0 = System.nanoTime();
+            Tasks.forEachPart(executor, threads, p, RelayoutPlan.alignment(w), (lo, hi) -> {
+                if (convert) {
+                    ConvertKernels.run(w, src, dst, lo, hi);
+                } else {
+                    Kernels.run(w, src, dst, b, lo, hi);
+                }
+            });
+            return System.nanoTime() - t0;
+        }
+
+        /** Runs {@code w} until two runs in a row are within a tenth of each other (at most ten runs). */
+        void warmUp(Walk w) {
+            long last = time(w);
+            for (int i = 0; i < 10; i++) {
+                long now = time(w);
+                if (Math.abs(now - last) * 10 <= last) {
+                    return;
+                }
+                last = now;
+            }
+        }
+
+        /** {@return the fastest walk per byte} Each runs once untimed, then {@link #TIMED_ROUNDS} times, interleaved. */
+        Walk fastest(List<Walk> candidates) {
+            long[] best = new long[candidates.size()];
+            java.util.Arrays.fill(best, Long.MAX_VALUE);
+            for (Walk w : candidates) {
+                time(w);
+            }
+            for (int r = 0; r < TIMED_ROUNDS; r++) {
+                for (int i = 0; i < candidates.size(); i++) {
+                    best[i] = Math.min(best[i], time(candidates.get(i)));
+                }
+            }
+            int win = 0;
+            for (int i = 0; i < candidates.size(); i++) {
+                Walk w = candidates.get(i);
+                long bytes = bytes(w);
+                PlanMeasurement m = new PlanMeasurement(nest, w.toString(), bytes, best[i], false);
+                PlanMeasurement old = seen.get(w.toString());
+                if (old == null || perByte(m) < perByte(old)) {
+                    seen.put(w.toString(), m);
+                }
+                if (perByte(m) < perByte(bytes(candidates.get(win)), best[win])) {
+                    win = i;
+                }
+            }
+            return candidates.get(win);
+        }
+
+        private static double perByte(PlanMeasurement m) {
+            return perByte(m.bytes(), m.nanos());
+        }
+
+        private static double perByte(long bytes, long nanos) {
+            return (double) nanos / Math.max(1, bytes);
+        }
+
+        /** {@return every timed candidate (its fastest run), the chosen one marked} */
+        List<PlanMeasurement> measurements(Walk chosen) {
+            List<PlanMeasurement> out = new ArrayList<>();
+            for (PlanMeasurement m : seen.values()) {
+                out.add(m.candidate().equals(chosen.toString())
+                        ? new PlanMeasurement(m.nest(), m.candidate(), m.bytes(), m.nanos(), true) : m);
+            }
+            return out;
+        }
+    }
+}

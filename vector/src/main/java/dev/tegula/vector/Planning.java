@@ -1,0 +1,40 @@
+package dev.tegula.vector;
+
+/**
+ * How a {@link RelayoutPlan} chooses among its candidate walks (loop orders, block sizes, staging,
+ * tile kernel, the loop threads split). Every candidate gives the same result; they differ only in
+ * speed.
+ *
+ * <ul>
+ *   <li>{@link #ESTIMATE}: the engine's rules, no timing; planning takes microseconds.</li>
+ *   <li>{@link #MEASURE}: times a bounded set of likely candidates (one family of parameters after
+ *       the other, each starting from the best so far) on a part of the buffers, and keeps the
+ *       fastest; for a 256 MiB relayout well under two seconds.</li>
+ *   <li>{@link #EXHAUSTIVE}: times every candidate (up to a few thousand); for offline tuning.</li>
+ *   <li>{@link #AUTO}: what {@link Relayout#copy} and {@link Relayout#to} do: {@link #ESTIMATE}
+ *       below {@value #AUTO_MEASURE_BYTES} bytes, {@link #MEASURE} at or above it, once per shape
+ *       pair, views and thread count in a process (a plan cache holds the result, and wisdom
+ *       keeps it across processes).</li>
+ * </ul>
+ *
+ * <p>Wisdom (see {@link Wisdom}) that holds a choice for the same machine, JDK, thread count and
+ * shapes answers every mode but {@link #ESTIMATE} without timing anything.
+ */
+public enum Planning {
+    /** The engine's rules, no timing. */
+    ESTIMATE,
+    /** Times a bounded set of likely candidates and keeps the fastest. */
+    MEASURE,
+    /** Times every candidate and keeps the fastest. */
+    EXHAUSTIVE,
+    /** {@link #ESTIMATE} for small relayouts, {@link #MEASURE} for large ones. */
+    AUTO;
+
+    /** Bytes (of the larger buffer) from which {@link #AUTO} measures: {@value}. */
+    public static final long AUTO_MEASURE_BYTES = 64L << 20;
+
+    /** {@return the mode {@code this} stands for with a relayout of {@code bytes}: never {@link #AUTO}} */
+    Planning resolve(long bytes) {
+        return this != AUTO ? this : bytes >= AUTO_MEASURE_BYTES ? MEASURE : ESTIMATE;
+    }
+}

@@ -1,0 +1,328 @@
+package dev.tegula.vector;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Relayout wisdom: the walks that measuring planners chose, kept so that a later plan of the same
+ * relayout on the same machine takes them without timing anything (FFTW's word for the same idea).
+ *
+ * <p>An entry is keyed by the machine (CPU model, preferred vector width, JDK version), the thread
+ * count and the relayout (source and destination shapes, and the strides of either side that is a
+ * strided view). Its value names, for each loop nest the planner measured, the walk it chose.
+ * Entries of other machines are kept in the file but never used. A walk that does not fit its
+ * relayout any more (an entry edited by hand, or one written by another version) is ignored: a
+ * wrong or corrupt wisdom file can cost speed, never a wrong result or a failure.
+ *
+ * <h2>File format</h2>
+ * UTF-8 text, one entry a line; lines that start with {@code #} and blank lines are comments. An
+ * entry has ten fields separated by tabs: {@code plan}, the CPU model, the preferred vector width
+ * in bits (0: the scalar kernels), the JDK version, the thread count, the source shape, the
+ * destination shape, the source's slot strides ({@code -} for a dense source; else comma-separated),
+ * the destination's, and the walks: {@code NEST:WALK} items separated by {@code ;}, e.g.
+ * <pre>{@code
+ * # Tegula relayout wisdom 1
+ * plan	Intel(R) Xeon(R) Processor	512	25.0.3+9-LTS	1	f32[256,512,512]{2,1,0}	f32[256,512,512]{0,1,2}	-	-	0:order=0,1,2 split=0 tile=16 block=512x64 strips=staged bands=source
+ * }</pre>
+ * A walk is {@code order=} the nest's loops outermost first (positions in the nest in destination
+ * order), {@code split=} the loop threads share, and for transposes {@code tile=} 8 or 16,
+ * {@code block=IxJ}, {@code strips=source|destination|staged}, {@code bands=source|destination}.
+ *
+ * <h2>Where it lives</h2>
+ * {@link #global()} is the wisdom that {@link Relayout}'s own plans use: the file named by the
+ * system property {@value #PROPERTY}, else {@code $XDG_CACHE_HOME/tegula/relayout-wisdom.txt}
+ * (or {@code ~/.cache/tegula/relayout-wisdom.txt}); the property's value {@code off} keeps it in
+ * memory only. It is read once, when first used; each new measured plan is added to the file
+ * (rewritten whole, through a temporary and a rename). A file that cannot be read or written costs
+ * one warning ({@link System.Logger}, logger {@code dev.tegula.vector}) and nothing else.
+ *
+ * <p>Thread-safe. Files over {@value #MAX_FILE_BYTES} bytes or entries past {@value #MAX_ENTRIES} are
+ * ignored.
+ */
+public final class Wisdom {
+    /** The system property that moves the global wisdom file, or turns it off ({@code off}). */
+    public static final String PROPERTY = "tegula.relayout.wisdom";
+    /** The largest wisdom file read: {@value} bytes. */
+    public static final long MAX_FILE_BYTES = 16L << 20;
+    /** The most entries one wisdom holds: {@value}. */
+    public static final int MAX_ENTRIES = 100_000;
+
+    private static final String HEADER = "# Tegula relayout wisdom 1";
+    private static final int FIELDS = 10;
+    private static final System.Logger LOG = System.getLogger("dev.tegula.vector");
+    private static volatile Wisdom global;
+
+    private final Path file;
+    private final Map<String, String> entries = new LinkedHashMap<>();
+    private boolean warnedWrite;
+
+    private Wisdom(Path file) {
+        this.file = file;
+    }
+
+    /** {@return a wisdom that lives in memory only, empty} */
+    public static Wisdom inMemory() {
+        return new Wisdom(null);
+    }
+
+    /**
+     * {@return the wisdom kept in {@code file}: its entries now, and every entry added later written
+     * back to it} A missing file is empty wisdom; an unreadable or corrupt one costs a warning.
+     */
+    public static Wisdom at(Path file) {
+        Wisdom w = new Wisdom(file.toAbsolutePath());
+        if (Files.exists(file)) {
+            w.read(file);
+        }
+        return w;
+    }
+
+    /** {@return the process-wide wisdom of {@link Relayout}'s plans (see the class documentation)} */
+    public static Wisdom global() {
+        Wisdom w = global;
+        if (w == null) {
+            synchronized (Wisdom.class) {
+                w = global;
+                if (w == null) {
+                    Path p = defaultFile();
+                    w = p == null ? inMemory() : at(p);
+                    global = w;
+                }
+            }
+        }
+        return w;
+    }
+
+    /** {@return the file of {@link #global()}, or null when the system property turns it off} */
+    public static Path defaultFile() {
+        String p = System.getProperty(PROPERTY);
+        if (p != null && !p.isBlank()) {
+            return p.trim().equals("off") ? null : Path.of(p.trim());
+        }
+        String cache = System.getenv("XDG_CACHE_HOME");
+        Path base = cache != null && !cache.isBlank() ? Path.of(cache)
+                : Path.of(System.getProperty("user.home"), ".cache");
+        return base.resolve("tegula").resolve("relayout-wisdom.txt");
+    }
+
+    /** {@return the file this wisdom is written to, or null if it lives in memory only} */
+    public Path file() {
+        return file;
+    }
+
+    /** {@return how many entries this wisdom holds (of every machine)} */
+    public synchronized int size() {
+        return entries.size();
+    }
+
+    /** Forgets every entry (the file, if any, is left as it is until the next entry is added). */
+    public synchronized void clear() {
+        entries.clear();
+    }
+
+    /**
+     * Adds the entries of a wisdom file (those of other machines too; they stay unused) and, if this
+     * wisdom has a file, writes it. Malformed lines are skipped with one warning.
+     *
+     * @return how many entries of this machine the file gave
+     * @throws IOException if the file cannot be read
+     */
+    public synchronized int importFrom(Path from) throws IOException {
+        if (Files.size(from) > MAX_FILE_BYTES) {
+            throw new IOException(from + ": wisdom file of " + Files.size(from) + " bytes is over the "
+                    + MAX_FILE_BYTES + "-byte limit");
+        }
+        int n = parse(Files.readAllLines(from, StandardCharsets.UTF_8), from);
+        save();
+        return n;
+    }
+
+    /**
+     * Writes every entry to {@code to} (whole or not at all: a temporary beside it, then a rename).
+     *
+     * @throws IOException if it cannot be written
+     */
+    public synchronized void exportTo(Path to) throws IOException {
+        write(to, new ArrayList<>(entries.entrySet()));
+    }
+
+    /** {@return the walks kept for this key on this machine, or null} */
+    synchronized String lookup(String key) {
+        return entries.get(machine() + "\t" + key);
+    }
+
+    /** Keeps {@code walks} for this key on this machine, and writes the file if there is one. */
+    synchronized void remember(String key, String walks) {
+        if (entries.size() >= MAX_ENTRIES && !entries.containsKey(machine() + "\t" + key)) {
+            return;
+        }
+        entries.put(machine() + "\t" + key, walks);
+        save();
+    }
+
+    /**
+     * {@return this machine's part of a key: CPU model, preferred vector width in bits (0 where the
+     * relayout kernels are scalar), JDK version, tab-separated}
+     */
+    static String machine() {
+        return Machine.CPU + "\t" + (Kernels.VECTOR ? Machine.VECTOR_BITS : 0) + "\t" + Runtime.version();
+    }
+
+    /** {@return the key of a relayout (after the machine): threads, shapes and view strides, tab-separated} */
+    static String key(int threads, String from, String to, long[] srcStrides, long[] dstStrides) {
+        return threads + "\t" + from + "\t" + to + "\t" + strides(srcStrides) + "\t" + strides(dstStrides);
+    }
+
+    private static String strides(long[] s) {
+        if (s == null) {
+            return "-";
+        }
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < s.length; i++) {
+            b.append(i == 0 ? "" : ",").append(s[i]);
+        }
+        return b.toString();
+    }
+
+    private void read(Path from) {
+        try {
+            if (Files.size(from) > MAX_FILE_BYTES) {
+                warn(from + ": wisdom file of " + Files.size(from) + " bytes is over the " + MAX_FILE_BYTES
+                        + "-byte limit; ignored");
+                return;
+            }
+            parse(Files.readAllLines(from, StandardCharsets.UTF_8), from);
+        } catch (IOException | RuntimeException e) {
+            warn(from + ": wisdom file not read (" + e + "); planning without it");
+        }
+    }
+
+    /** Adds the well-formed entries of {@code lines}; one warning for the rest. {@return entries of this machine} */
+    private int parse(List<String> lines, Path from) {
+        int bad = 0;
+        int mine = 0;
+        int others = 0;
+        String machine = machine();
+        for (String line : lines) {
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            String[] f = line.split("\t", -1);
+            if (f.length != FIELDS || !f[0].equals("plan") || !wellFormed(f)) {
+                bad++;
+                continue;
+            }
+            String key = String.join("\t", java.util.Arrays.copyOfRange(f, 1, FIELDS - 1));
+            if (entries.size() < MAX_ENTRIES || entries.containsKey(key)) {
+                entries.put(key, f[FIELDS - 1]);
+            }
+            if (key.startsWith(machine + "\t")) {
+                mine++;
+            } else {
+                others++;
+            }
+        }
+        if (bad > 0 || others > 0) {
+            warn(from + ": " + (bad > 0 ? bad + " malformed wisdom line" + (bad == 1 ? "" : "s") + " ignored" : "")
+                    + (bad > 0 && others > 0 ? "; " : "")
+                    + (others > 0 ? others + " entr" + (others == 1 ? "y" : "ies") + " of another CPU, vector width or JDK"
+                    + " not used here" : ""));
+        }
+        return mine;
+    }
+
+    private static boolean wellFormed(String[] f) {
+        for (String x : f) {
+            if (x.isEmpty()) {
+                return false;
+            }
+            for (int i = 0; i < x.length(); i++) {
+                if (Character.isISOControl(x.charAt(i))) {
+                    return false;
+                }
+            }
+        }
+        try {
+            return Integer.parseInt(f[4]) >= 1 && Integer.parseInt(f[2]) >= 0;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    private void save() {
+        if (file == null) {
+            return;
+        }
+        try {
+            // entries another process added since: keep them too (this process's win on a clash)
+            Wisdom onDisk = new Wisdom(null);
+            if (Files.exists(file)) {
+                onDisk.read(file);
+            }
+            onDisk.entries.putAll(entries);
+            entries.putAll(onDisk.entries);
+            Files.createDirectories(file.getParent());
+            write(file, new ArrayList<>(entries.entrySet()));
+        } catch (IOException | RuntimeException e) {
+            if (!warnedWrite) {
+                warnedWrite = true;
+                warn(file + ": wisdom not written (" + e + ")");
+            }
+        }
+    }
+
+    private static void write(Path to, List<Map.Entry<String, String>> list) throws IOException {
+        Path abs = to.toAbsolutePath();
+        StringBuilder b = new StringBuilder(HEADER).append('\n');
+        for (Map.Entry<String, String> e : list) {
+            b.append("plan\t").append(e.getKey()).append('\t').append(e.getValue()).append('\n');
+        }
+        Path tmp = Files.createTempFile(abs.getParent(), "." + abs.getFileName() + ".", ".tmp");
+        try {
+            Files.writeString(tmp, b, StandardCharsets.UTF_8);
+            try {
+                Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    static void warn(String message) {
+        LOG.log(System.Logger.Level.WARNING, message);
+    }
+
+    /** This machine's facts, read once. */
+    private static final class Machine {
+        static final String CPU = cpu();
+        static final int VECTOR_BITS = jdk.incubator.vector.IntVector.SPECIES_PREFERRED.vectorBitSize();
+
+        private static String cpu() {
+            try {
+                for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                    if (line.startsWith("model name")) {
+                        return line.substring(line.indexOf(':') + 1).trim().replace('\t', ' ');
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                // no /proc: fall back to what the JVM knows
+            }
+            return System.getProperty("os.arch") + " " + Runtime.getRuntime().availableProcessors() + " cpus";
+        }
+    }
+
+    /** {@return the CPU model this wisdom keys entries by (as {@code /proc/cpuinfo} names it)} */
+    public static String cpuModel() {
+        return Machine.CPU;
+    }
+}

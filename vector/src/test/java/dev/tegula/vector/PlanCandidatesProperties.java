@@ -1,0 +1,132 @@
+package dev.tegula.vector;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tegula.core.ArrayShape;
+import dev.tegula.core.ElementType;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeContainer;
+
+/**
+ * Every candidate walk a planner may choose gives the reference relayout, byte for byte: random
+ * relayouts (transposes of every rank up to 4, tiles, padding, f32 to bf16), and for each loop
+ * nest random walks from its whole candidate space (loop orders, thread splits, tiles, blocks,
+ * strips, staging, band orders), run on one thread and cut between three. vector/pom.xml runs it at
+ * every vector width, so the 16x16, 8x8 and scalar kernels all meet every walk.
+ */
+class PlanCandidatesProperties {
+    private static final ElementType[] TYPES = {ElementType.F32, ElementType.BF16, ElementType.S8, ElementType.F64,
+        ElementType.F16, ElementType.C64};
+    private static ExecutorService pool;
+
+    @BeforeContainer
+    static void startPool() {
+        pool = Executors.newFixedThreadPool(2);
+    }
+
+    @AfterContainer
+    static void stopPool() {
+        pool.shutdownNow();
+    }
+
+    @Property(tries = 300)
+    void everyCandidateWalkMatchesReference(@ForAll("relayouts") Tuple.Tuple2<ArrayShape, ArrayShape> pair,
+                                            @ForAll long seed) {
+        ArrayShape from = pair.get1();
+        ArrayShape to = pair.get2();
+        RelayoutPlan estimate = Planner.plan(from, to, null, null, Planning.ESTIMATE, 1, null, null, null, null);
+        if (!(estimate.strategy() instanceof RelayoutStrategy.Nests nests)) {
+            return;
+        }
+        int b = nests.walkBytes((int) (to.slotBits() / 8));
+        Random r = new Random(seed);
+        List<List<Walk>> spaces = new ArrayList<>();
+        for (LoopNest base : nests.nests()) {
+            List<Walk> all = Candidates.all(base, b, 3, 20_000);
+            assertTrue(all.size() >= 1);
+            spaces.add(all);
+        }
+        for (int round = 0; round < 4; round++) {
+            List<Walk> walks = new ArrayList<>();
+            for (int k = 0; k < spaces.size(); k++) {
+                LoopNest base = nests.nests().get(k);
+                List<Walk> all = spaces.get(k);
+                Walk w = all.get(r.nextInt(all.size()));
+                assertEquals(w.toString(), Walk.parse(w.toString(), base, b).toString(), "text form round trip");
+                walks.add(w);
+            }
+            RelayoutPlan plan = new RelayoutPlan(from, to, nests, walks, null, null, Planning.EXHAUSTIVE, 3, "measured",
+                    List.of());
+            check(from, to, plan, 1);
+            check(from, to, plan, 3);
+        }
+    }
+
+    private static void check(ArrayShape from, ArrayShape to, RelayoutPlan plan, int threads) {
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment src = arena.allocate(Math.max(1, from.bufferSize()));
+            Random r = new Random(from.hashCode() * 31L + to.hashCode());
+            for (long i = 0; i < src.byteSize(); i++) {
+                src.set(ValueLayout.JAVA_BYTE, i, (byte) r.nextInt());
+            }
+            MemorySegment fast = arena.allocate(Math.max(1, to.bufferSize()));
+            MemorySegment ref = arena.allocate(Math.max(1, to.bufferSize()));
+            fast.fill((byte) 0xA5);
+            ref.fill((byte) 0x5A);
+            plan.execute(src, fast, threads > 1 ? pool : null, threads, 0);
+            ReferenceRelayout.copy(from, src, to, ref);
+            long n = to.bufferSize();
+            assertArrayEquals(ref.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE), fast.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE),
+                    () -> from + " -> " + to + " on " + threads + " threads via " + plan.describe());
+        }
+    }
+
+    /** Ranks 1 to 4, extents up to 70 (at most 40,000 elements), layouts as {@link RelayoutProperties} makes them; f32 pairs sometimes to bf16. */
+    @Provide
+    Arbitrary<Tuple.Tuple2<ArrayShape, ArrayShape>> relayouts() {
+        return Arbitraries.randomValue(r -> {
+            ElementType t = TYPES[r.nextInt(TYPES.length)];
+            long[] dims = new long[1 + r.nextInt(4)];
+            for (int d = 0; d < dims.length; d++) {
+                dims[d] = 1 + r.nextInt(r.nextInt(4) == 0 ? 8 : 70);
+            }
+            while (elements(dims) > 40_000) {
+                int big = 0;
+                for (int d = 1; d < dims.length; d++) {
+                    big = dims[d] > dims[big] ? d : big;
+                }
+                dims[big] = (dims[big] + 1) / 2;
+            }
+            ArrayShape a = RelayoutProperties.randomShape(t, dims, r);
+            ArrayShape b = RelayoutProperties.randomShape(t, dims, r);
+            if (t == ElementType.F32 && r.nextInt(3) == 0) {
+                b = ArrayShape.of(ElementType.BF16, dims).withLayout(b.layout());
+            }
+            return Tuple.of(a, b);
+        });
+    }
+
+    private static long elements(long[] dims) {
+        long n = 1;
+        for (long d : dims) {
+            n *= d;
+        }
+        return n;
+    }
+}
