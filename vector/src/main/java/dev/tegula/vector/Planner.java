@@ -18,7 +18,8 @@ import java.util.function.BiFunction;
  * candidates ({@link Planning#MEASURE}, {@link Planning#EXHAUSTIVE}).
  *
  * <p>Measuring times each candidate on a part of the largest nest: a range of its split loop worth
- * about {@link #PART_BYTES}, cut between the plan's threads as execution cuts it. The kernels are
+ * about {@link #PART_BYTES}, cut between the plan's threads as execution cuts it; successive runs
+ * take successive parts, so each runs on data that is not in the caches, as in a whole relayout. The kernels are
  * first run until two runs agree (so the JIT has compiled them), then every candidate of a family
  * runs once untimed and {@link #TIMED_ROUNDS} times timed, interleaved; the fastest run counts,
  * per byte. A measuring planner tries the families one after the other (loop orders, strips and
@@ -94,6 +95,9 @@ final class Planner {
             try (Arena arena = Arena.ofShared()) {
                 MemorySegment s = HostMemory.allocate(arena, from.bufferSize(), 4096);
                 MemorySegment d = HostMemory.allocate(arena, to.bufferSize(), 4096);
+                // pages of their own (an untouched page reads as the shared zero page, from cache)
+                s.fill((byte) 0x3C);
+                d.fill((byte) 0);
                 return measured(from, to, strategy, nests, walks, largest, b, srcStrides, dstStrides, mode, threads, s, d,
                         executor, wisdom, key);
             }
@@ -140,6 +144,9 @@ final class Planner {
                         best = timer.fastest(withFirst(best, candidates));
                     }
                 }
+            }
+            if (timer.measurements(best).isEmpty()) {
+                timer.fastest(List.of(best));   // a single candidate: timed all the same, for the plan's table
             }
             List<Walk> chosen = new ArrayList<>(walks);
             chosen.set(largest, best);
@@ -209,6 +216,8 @@ final class Planner {
         private final int threads;
         private final int nest;
         private final Map<String, PlanMeasurement> seen = new LinkedHashMap<>();
+        /** Where the next part starts, as a fraction of the split loop. */
+        private double cursor;
 
         Timer(boolean convert, MemorySegment src, MemorySegment dst, int b, int srcBytes, ExecutorService executor,
               int threads, int nest) {
@@ -234,14 +243,27 @@ final class Planner {
             return (long) ((double) w.nest().elements() * (b + srcBytes) * part(w) / w.splitExtent());
         }
 
+        /**
+         * Times one run of {@code w} on the next part: parts follow each other through the buffers
+         * (wrapping around), so a part is not in the caches from its last run, as the data of a
+         * whole relayout is not.
+         */
         private long time(Walk w) {
             long p = part(w);
+            long e = w.splitExtent();
+            long start = (long) (cursor * e);
+            if (start + p > e) {
+                start = 0;
+                cursor = 0;
+            }
+            cursor += (double) p / e;
+            long first = start;
             long t0 = System.nanoTime();
             Tasks.forEachPart(executor, threads, p, RelayoutPlan.alignment(w), (lo, hi) -> {
                 if (convert) {
-                    ConvertKernels.run(w, src, dst, lo, hi);
+                    ConvertKernels.run(w, src, dst, first + lo, first + hi);
                 } else {
-                    Kernels.run(w, src, dst, b, lo, hi);
+                    Kernels.run(w, src, dst, b, first + lo, first + hi);
                 }
             });
             return System.nanoTime() - t0;

@@ -128,6 +128,11 @@ class RelayoutProperties {
     }
 
     static void check(ArrayShape from, ArrayShape to) {
+        checkPlan(from, to, Relayout.plan(from, to));
+    }
+
+    /** {@code plan} (from {@code from} to {@code to}) against the reference, over garbage-filled buffers. */
+    static void checkPlan(ArrayShape from, ArrayShape to, RelayoutPlan plan) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment src = arena.allocate(Math.max(1, from.bufferSize()));
             Random r = new Random(from.hashCode() * 31L + to.hashCode());
@@ -138,11 +143,11 @@ class RelayoutProperties {
             MemorySegment ref = arena.allocate(Math.max(1, to.bufferSize()));
             fast.fill((byte) 0xA5);
             ref.fill((byte) 0x5A);
-            Relayout.plan(from, to).execute(src, fast);
+            plan.execute(src, fast);
             ReferenceRelayout.copy(from, src, to, ref);
             long n = to.bufferSize();
             assertArrayEquals(ref.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE), fast.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE),
-                    () -> from + " -> " + to + " via " + Relayout.plan(from, to).describe());
+                    () -> from + " -> " + to + " via " + plan.describe());
         }
     }
 

@@ -1,0 +1,255 @@
+package dev.tegula.vector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tegula.core.ArrayShape;
+import dev.tegula.core.Shape;
+import dev.tegula.ffm.Array;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The planner's modes, its wisdom and its cache: a measuring plan times candidates and keeps the
+ * fastest, wisdom answers later plans without timing, wisdom that does not fit (another machine, a
+ * walk that does not fit the nest, a corrupt file) is ignored, and every plan gives the reference
+ * result.
+ */
+class PlannerTest {
+    private static final ArrayShape FROM = shape("f32[16,256,256]{2,1,0}");
+    private static final ArrayShape TO = shape("f32[16,256,256]{0,1,2}");
+
+    private static ArrayShape shape(String text) {
+        return (ArrayShape) Shape.parse(text);
+    }
+
+    @Test
+    void measuringTimesCandidatesAndKeepsTheFastestPerByte() {
+        RelayoutPlan plan = new PlanCache(8, Wisdom.inMemory()).plan(FROM, TO, Planning.MEASURE, 1);
+        assertEquals("measured", plan.origin());
+        assertEquals(Planning.MEASURE, plan.planning());
+        List<PlanMeasurement> ms = plan.measurements();
+        // the scalar kernels have a single walk for this nest; the vector kernels many
+        assertTrue(ms.size() >= (Candidates.tiles().length == 0 ? 1 : 2), () -> "timed " + ms);
+        List<PlanMeasurement> chosen = ms.stream().filter(PlanMeasurement::chosen).toList();
+        assertEquals(1, chosen.size(), ms::toString);
+        assertEquals(plan.walks().get(0), chosen.get(0).candidate());
+        double best = perByte(chosen.get(0));
+        // the chosen one won the last family it was timed in; no timed candidate is more than
+        // marginally faster than it (families are timed in rounds of their own)
+        assertTrue(ms.stream().allMatch(m -> m.bytes() > 0 && m.nanos() > 0), ms::toString);
+        assertTrue(best <= ms.stream().mapToDouble(PlannerTest::perByte).max().orElseThrow());
+        assertTrue(plan.describe().contains("measured: fastest of " + ms.size()), plan.describe());
+        RelayoutProperties.checkPlan(FROM, TO, plan);
+    }
+
+    private static double perByte(PlanMeasurement m) {
+        return (double) m.nanos() / m.bytes();
+    }
+
+    @Test
+    void exhaustiveTimesMoreCandidatesThanMeasure() {
+        PlanCache cache = new PlanCache(8, null);
+        ArrayShape from = shape("bf16[1024,1024]{1,0}");
+        ArrayShape to = shape("bf16[1024,1024]{0,1}");
+        int measured = cache.plan(from, to, Planning.MEASURE, 1).measurements().size();
+        RelayoutPlan all = cache.plan(from, to, Planning.EXHAUSTIVE, 1);
+        assertTrue(Candidates.tiles().length == 0 || all.measurements().size() > measured,
+                all.measurements().size() + " vs " + measured);
+        assertEquals(Candidates.all(Planner.plan(from, to, null, null, Planning.ESTIMATE, 1, null, null, null, null)
+                .strategy() instanceof RelayoutStrategy.Nests n ? n.nests().get(0) : null, 2, 1, Planner.EXHAUSTIVE_LIMIT)
+                .size(), all.measurements().size());
+        RelayoutProperties.checkPlan(from, to, all);
+    }
+
+    @Test
+    void estimateAndSmallAutoPlansTimeNothing() {
+        PlanCache cache = new PlanCache(8, Wisdom.inMemory());
+        RelayoutPlan estimate = cache.plan(FROM, TO, Planning.ESTIMATE, 1);
+        assertEquals("estimate", estimate.origin());
+        assertTrue(estimate.measurements().isEmpty());
+        RelayoutPlan auto = cache.plan(FROM, TO, Planning.AUTO, 1);   // 4 MiB: under AUTO's threshold
+        assertEquals("estimate", auto.origin());
+        assertEquals(Planning.ESTIMATE, auto.planning());
+        assertEquals(0, cache.wisdom().size());
+    }
+
+    @Test
+    void wisdomAnswersALaterPlanWithoutTiming(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("w.txt");
+        Wisdom w = Wisdom.at(file);
+        RelayoutPlan measured = new PlanCache(8, w).plan(FROM, TO, Planning.MEASURE, 2);
+        assertEquals(1, w.size());
+        assertTrue(Files.readString(file).startsWith("# Tegula relayout wisdom 1\nplan\t"), Files.readString(file));
+        // a new process: the file read again
+        RelayoutPlan again = new PlanCache(8, Wisdom.at(file)).plan(FROM, TO, Planning.MEASURE, 2);
+        assertEquals("wisdom", again.origin());
+        assertTrue(again.measurements().isEmpty());
+        assertEquals(measured.walks(), again.walks());
+        assertTrue(again.describe().contains("from wisdom"), again.describe());
+        // another thread count is another key: measured again
+        assertEquals("measured", new PlanCache(8, Wisdom.at(file)).plan(FROM, TO, Planning.MEASURE, 1).origin());
+        // export and import
+        Path out = dir.resolve("exported.txt");
+        w.exportTo(out);
+        Wisdom fresh = Wisdom.inMemory();
+        assertEquals(1, fresh.importFrom(out));
+        assertEquals("wisdom", new PlanCache(8, fresh).plan(FROM, TO, Planning.EXHAUSTIVE, 2).origin());
+        RelayoutProperties.checkPlan(FROM, TO, again);
+    }
+
+    @Test
+    void wisdomOfAnotherMachineIsKeptButNotUsed(@TempDir Path dir) throws IOException {
+        Wisdom w = Wisdom.inMemory();
+        new PlanCache(8, w).plan(FROM, TO, Planning.MEASURE, 1);
+        Path out = dir.resolve("w.txt");
+        w.exportTo(out);
+        String text = Files.readString(out);
+        String cpu = Wisdom.cpuModel();
+        Files.writeString(out, text.replace("plan\t" + cpu + "\t", "plan\tSome Other CPU 9000\t"));
+        Wisdom other = Wisdom.inMemory();
+        assertEquals(0, other.importFrom(out));
+        assertEquals(1, other.size());
+        assertEquals("measured", new PlanCache(8, other).plan(FROM, TO, Planning.MEASURE, 1).origin());
+    }
+
+    @Test
+    void wisdomWhoseWalkDoesNotFitIsIgnored(@TempDir Path dir) throws IOException {
+        Wisdom w = Wisdom.inMemory();
+        RelayoutPlan first = new PlanCache(8, w).plan(FROM, TO, Planning.MEASURE, 1);
+        Path out = dir.resolve("w.txt");
+        w.exportTo(out);
+        String walk = first.walks().get(0);
+        for (String bad : new String[] {"order=2,1,0 split=0", "order=0,0,2 split=0 tile=16 block=64x64 strips=source bands=source",
+            "order=0,1,2 split=7 tile=16 block=64x64 strips=source bands=source",
+            "order=0,1,2 split=0 tile=16 block=50x64 strips=source bands=source",
+            "order=0,1,2 split=0 tile=16 block=512x512 strips=staged bands=source",
+            "order=0,1,2 split=0 tile=12 block=64x64 strips=source bands=source",
+            "order=0,1,2 split=0 tile=16 block=64x64 strips=sideways bands=source",
+            "order=x split=0", "nonsense"}) {
+            Files.writeString(out, Files.readString(dir.resolve("w.txt")).replace("0:" + walk, "0:" + bad));
+            Wisdom edited = Wisdom.inMemory();
+            edited.importFrom(out);
+            RelayoutPlan p = new PlanCache(8, edited).plan(FROM, TO, Planning.MEASURE, 1);
+            assertEquals("measured", p.origin(), bad);
+            w.exportTo(out);
+        }
+    }
+
+    @Test
+    void corruptWisdomFilesAreIgnored(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("w.txt");
+        Files.writeString(file, "plan\tonly\tthree\n\u0000\u0001binary\nplan\ta\tb\tc\tnot-a-number\td\te\tf\tg\th\n"
+                + "plan\tcpu\t512\tjdk\t1\tf32[2]{0}\tf32[2]{0}\t-\t-\t0:order=0 split=0\n");
+        Wisdom w = Wisdom.at(file);
+        assertEquals(1, w.size());   // the one well-formed line (of another machine)
+        assertEquals("measured", new PlanCache(8, w).plan(FROM, TO, Planning.MEASURE, 1).origin());
+        // a file over the size limit is not read at all
+        Path big = dir.resolve("big.txt");
+        try (var ch = Files.newByteChannel(big, java.nio.file.StandardOpenOption.CREATE_NEW,
+                java.nio.file.StandardOpenOption.WRITE)) {
+            ch.position(Wisdom.MAX_FILE_BYTES);
+            ch.write(java.nio.ByteBuffer.wrap(new byte[] {'\n'}));
+        }
+        assertEquals(0, Wisdom.at(big).size());
+        assertThrows(IOException.class, () -> Wisdom.inMemory().importFrom(big));
+    }
+
+    @Test
+    void wisdomCanBeTurnedOffOrMoved() {
+        String old = System.getProperty(Wisdom.PROPERTY);
+        try {
+            System.setProperty(Wisdom.PROPERTY, "off");
+            assertEquals(null, Wisdom.defaultFile());
+            System.setProperty(Wisdom.PROPERTY, "/tmp/elsewhere/w.txt");
+            assertEquals(Path.of("/tmp/elsewhere/w.txt"), Wisdom.defaultFile());
+            System.clearProperty(Wisdom.PROPERTY);
+            assertTrue(Wisdom.defaultFile().endsWith(Path.of("tegula", "relayout-wisdom.txt")), Wisdom.defaultFile().toString());
+        } finally {
+            if (old == null) {
+                System.clearProperty(Wisdom.PROPERTY);
+            } else {
+                System.setProperty(Wisdom.PROPERTY, old);
+            }
+        }
+    }
+
+    @Test
+    void cacheKeepsAtMostItsCapacityAndClears() {
+        PlanCache cache = new PlanCache(2, null);
+        RelayoutPlan a = cache.plan(shape("f32[4,8]{1,0}"), shape("f32[4,8]{0,1}"));
+        assertSame(a, cache.plan(shape("f32[4,8]{1,0}"), shape("f32[4,8]{0,1}")));
+        cache.plan(shape("f32[5,8]{1,0}"), shape("f32[5,8]{0,1}"));
+        cache.plan(shape("f32[6,8]{1,0}"), shape("f32[6,8]{0,1}"));
+        assertEquals(2, cache.size());
+        assertNotSame(a, cache.plan(shape("f32[4,8]{1,0}"), shape("f32[4,8]{0,1}")));   // evicted, made again
+        cache.clear();
+        assertEquals(0, cache.size());
+        assertEquals(2, cache.capacity());
+        assertThrows(IllegalArgumentException.class, () -> new PlanCache(-1, null));
+        assertThrows(IllegalArgumentException.class, () -> cache.plan(FROM, TO, Planning.ESTIMATE, 0));
+    }
+
+    @Test
+    void aViewPlanServesViewsAtOtherOffsets() {
+        try (Arena arena = Arena.ofConfined()) {
+            Array big = Array.allocate(arena, shape("f32[64,100]{1,0}"));
+            for (long i = 0; i < 64 * 100; i++) {
+                big.segment().setAtIndex(ValueLayout.JAVA_FLOAT, i, i);
+            }
+            PlanCache cache = new PlanCache(8, null);
+            Array left = big.slice(1, 0, 40);
+            Array right = big.slice(1, 50, 90);
+            Array d1 = Array.allocate(arena, shape("f32[64,40]{0,1}"));
+            Array d2 = Array.allocate(arena, shape("f32[64,40]{0,1}"));
+            RelayoutPlan p = cache.plan(left, d1, Planning.ESTIMATE, 1, null);
+            assertSame(p, cache.plan(right, d2, Planning.ESTIMATE, 1, null));
+            p.execute(left, d1);
+            p.execute(right, d2);
+            for (long i = 0; i < 64; i++) {
+                for (long j = 0; j < 40; j++) {
+                    assertEquals(i * 100 + j, d1.getFloat(i, j));
+                    assertEquals(i * 100 + 50 + j, d2.getFloat(i, j));
+                }
+            }
+            // other strides do not fit the plan
+            Array everyOther = big.slice(1, 0, 80, 2);
+            assertThrows(IllegalArgumentException.class, () -> p.execute(everyOther, d1));
+            assertThrows(IllegalStateException.class, () -> p.execute(left.segment(), d1.segment()));
+        }
+    }
+
+    @Test
+    void measuringOnArraysWritesTheRelayoutAndSplitsBetweenThreads() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (Arena arena = Arena.ofShared()) {
+            Array src = Array.allocate(arena, FROM);
+            for (long i = 0; i < FROM.elementCount(); i++) {
+                src.segment().setAtIndex(ValueLayout.JAVA_INT, i, (int) (i * 2654435761L));
+            }
+            Array dst = Array.allocate(arena, TO);
+            RelayoutPlan plan = new PlanCache(4, null).plan(src, dst, Planning.MEASURE, 2, pool);
+            assertEquals(2, plan.threads());
+            assertFalse(plan.measurements().isEmpty());
+            plan.execute(src, dst, pool, 2);
+            MemorySegment ref = arena.allocate(TO.bufferSize());
+            ReferenceRelayout.copy(FROM, src.segment(), TO, ref);
+            assertEquals(-1, ref.mismatch(dst.segment()));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
