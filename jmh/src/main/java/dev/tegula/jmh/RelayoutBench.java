@@ -4,8 +4,11 @@ import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Layout;
 import dev.tegula.ffm.Array;
 import dev.tegula.ffm.HostMemory;
+import dev.tegula.vector.PlanCache;
+import dev.tegula.vector.Planning;
 import dev.tegula.vector.Relayout;
 import dev.tegula.vector.RelayoutPlan;
+import dev.tegula.vector.Wisdom;
 import dev.tegula.vector.bench.RelayoutCases;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -82,12 +85,22 @@ public class RelayoutBench {
     @Param({"false", "true"})
     public boolean used;
 
+    /**
+     * {@code estimate}: the plans Tegula makes by rule ({@code Planning.ESTIMATE}); {@code measure}:
+     * plans chosen by timing candidates ({@code Planning.MEASURE}) on this fork's own buffers, one for
+     * one thread and one for two, in a cache of their own with no wisdom (every fork measures afresh;
+     * the setup prints how long planning took and what each plan chose).
+     */
+    @Param({"estimate", "measure"})
+    public String planning;
+
     private Arena arena;
     private MemorySegment src;
     private MemorySegment dst;
     private MemorySegment srcCopy;
     private MemorySegment copyDst;
     private RelayoutPlan plan;
+    private RelayoutPlan plan2;
     private ExecutorService pool;
     private long bytes;
 
@@ -96,7 +109,6 @@ public class RelayoutBench {
         RelayoutCases.Case c = RelayoutCases.parse(resolve(relayoutCase));
         ArrayShape from = c.from();
         ArrayShape to = c.to();
-        plan = Relayout.plan(from, to);
         arena = Arena.ofShared();
         System.setProperty(HostMemory.PROPERTY, String.valueOf(pages.equals("huge")));
         src = HostMemory.allocate(arena, from.bufferSize(), 4096);
@@ -114,7 +126,23 @@ public class RelayoutBench {
         if (used) {
             System.out.println("# used JVM: " + pollute() + " relayouts of other cases first");
         }
+        if (planning.equals("measure")) {
+            PlanCache cache = new PlanCache(4, Wisdom.inMemory());
+            Array a = Array.wrap(src, from);
+            Array b = Array.wrap(dst, to);
+            long t0 = System.nanoTime();
+            plan = cache.plan(a, b, Planning.MEASURE, 1, null);
+            long t1 = System.nanoTime();
+            plan2 = cache.plan(a, b, Planning.MEASURE, 2, pool);
+            long t2 = System.nanoTime();
+            System.out.printf("# planning (MEASURE): %.0f ms for one thread, %.0f ms for two%n", (t1 - t0) / 1e6,
+                    (t2 - t1) / 1e6);
+        } else {
+            plan = Relayout.plan(from, to, Planning.ESTIMATE, 1);
+            plan2 = Relayout.plan(from, to, Planning.ESTIMATE, 2);
+        }
         System.out.println("# plan: " + plan);
+        System.out.println("# plan for two threads: " + plan2.describe());
         System.out.println("# pages: " + pages + ", AnonHugePages MiB of src/dst/copy src/copy dst: "
                 + hugeMiB(src) + "/" + hugeMiB(dst) + "/" + hugeMiB(srcCopy) + "/" + hugeMiB(copyDst)
                 + " (of " + (src.byteSize() >> 20) + "/" + (dst.byteSize() >> 20) + "/" + (bytes >> 20) + "/"
@@ -203,7 +231,7 @@ public class RelayoutBench {
 
     @Benchmark
     public MemorySegment relayout2() {
-        plan.execute(src, dst, pool, 2);
+        plan2.execute(src, dst, pool, 2);
         return dst;
     }
 

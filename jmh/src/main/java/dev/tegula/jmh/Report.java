@@ -2,6 +2,7 @@ package dev.tegula.jmh;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.ffm.HostMemory;
+import dev.tegula.vector.Wisdom;
 import dev.tegula.vector.bench.RelayoutCases;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,11 +27,13 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * fork, as GB/s, and their ratio; on one thread and on two.
  *
  * <p>Usage: {@code ./run bench --report [--quick] [--fresh-only] [--pages huge,4k] [--out FILE] [case-substring ...]}.
- * Prints one table per page mode: one and two threads, each as GB/s, the copy's GB/s, the ratio in
- * a fresh fork and the ratio in a used one ({@code used=true}: other relayouts ran first); on one
- * thread also the ratio of {@code vectorCopy} ({@link VectorCopy}: the same bytes copied with Vector
- * API loads and stores, so every destination line is read before it is written), about the most a
- * kernel that reads and writes as many bytes through the cache can reach.
+ * Prints one table per page mode: one and two threads, each as GB/s of Tegula's plans by rule
+ * ({@code ESTIMATE}) and chosen by timing ({@code MEASURE}), the copy's GB/s, the ratio of each to
+ * the copy in a fresh fork, and the ratio of the measured plan in a used one ({@code used=true}:
+ * other relayouts ran first); on one thread also the ratio of {@code vectorCopy} ({@link VectorCopy}:
+ * the same bytes copied with Vector API loads and stores, so every destination line is read before
+ * it is written), about the most a kernel that reads and writes as many bytes through the cache can
+ * reach.
  */
 public final class Report {
     private Report() {
@@ -60,36 +63,42 @@ public final class Report {
         // fresh forks: relayout and copy on one and two threads; used forks: the relayouts only, against
         // the copy of the fresh fork (MemorySegment.copy is an intrinsic: a polluted profile does not touch it)
         Map<String, Double> medians = new LinkedHashMap<>();
-        run(quick, cases, pagesModes, false, "(relayout|copy|vectorCopy)2?", medians);
+        run(quick, cases, pagesModes, false, "estimate", "(relayout|copy|vectorCopy)2?", medians);
+        run(quick, cases, pagesModes, false, "measure", "relayout2?", medians);
         if (withUsed) {
-            run(quick, cases, pagesModes, true, "relayout2?", medians);
+            run(quick, cases, pagesModes, true, "measure", "relayout2?", medians);
         }
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "CPU: %s, %d cores; JDK %s; preferred vectors %d bits; huge pages %s%n%n",
-                cpuName(), Runtime.getRuntime().availableProcessors(), Runtime.version(),
+                Wisdom.cpuModel(), Runtime.getRuntime().availableProcessors(), Runtime.version(),
                 jdk.incubator.vector.IntVector.SPECIES_PREFERRED.vectorBitSize(), hugePagesWork()));
         for (String pages : pagesModes) {
-            sb.append(String.format(Locale.ROOT, "pages: %s (GB/s of the case's bytes; ratio = copy time / relayout time,"
-                    + " medians; used = after other relayouts in the same fork; vector copy = copy time / time of"
-                    + " the same copy in Vector API loads and stores)%n%n", pages));
-            sb.append("| case | relayout | bytes | 1T GB/s | copy GB/s | ratio | used | vector copy | 2T GB/s | copy GB/s | ratio | used |\n");
-            sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            sb.append(String.format(Locale.ROOT, "pages: %s (GB/s of the case's bytes; est = ESTIMATE plans, meas ="
+                    + " MEASURE plans; ratio = copy time / relayout time, medians; used = MEASURE plans after other"
+                    + " relayouts in the same fork; vector copy = copy time / time of the same copy in Vector API loads"
+                    + " and stores)%n%n", pages));
+            sb.append("| case | relayout | bytes | 1T est GB/s | 1T meas GB/s | copy GB/s | ratio est | ratio meas | used"
+                    + " | vector copy | 2T est GB/s | 2T meas GB/s | copy GB/s | ratio est | ratio meas | used |\n");
+            sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             for (String c : cases) {
                 RelayoutCases.Case k = RelayoutCases.parse(c);
                 ArrayShape[] s = {k.from(), k.to()};
                 long bytes = k.bytes();
-                Double r1 = medians.get(key(c, pages, false, "relayout"));
-                Double c1 = medians.get(key(c, pages, false, "copy"));
-                Double u1 = medians.get(key(c, pages, true, "relayout"));
-                Double v1 = medians.get(key(c, pages, false, "vectorCopy"));
-                Double r2 = medians.get(key(c, pages, false, "relayout2"));
-                Double c2 = medians.get(key(c, pages, false, "copy2"));
-                Double u2 = medians.get(key(c, pages, true, "relayout2"));
+                Double e1 = medians.get(key(c, pages, false, "estimate", "relayout"));
+                Double m1 = medians.get(key(c, pages, false, "measure", "relayout"));
+                Double c1 = medians.get(key(c, pages, false, "estimate", "copy"));
+                Double u1 = medians.get(key(c, pages, true, "measure", "relayout"));
+                Double v1 = medians.get(key(c, pages, false, "estimate", "vectorCopy"));
+                Double e2 = medians.get(key(c, pages, false, "estimate", "relayout2"));
+                Double m2 = medians.get(key(c, pages, false, "measure", "relayout2"));
+                Double c2 = medians.get(key(c, pages, false, "estimate", "copy2"));
+                Double u2 = medians.get(key(c, pages, true, "measure", "relayout2"));
                 String target = s[0].elementType() == s[1].elementType() ? "`" + s[1].layout() + "`" : "`" + s[1] + "`";
-                sb.append(String.format(Locale.ROOT, "| %s | `%s` → %s | %d MiB | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                sb.append(String.format(Locale.ROOT, "| %s | `%s` → %s | %d MiB | %s | %s | %s | %s | %s | %s | %s | %s | %s"
+                        + " | %s | %s | %s | %s |%n",
                         c.split("\\|")[0], s[0], target, bytes >> 20,
-                        gbs(bytes, r1), gbs(bytes, c1), ratio(c1, r1), ratio(c1, u1), ratio(c1, v1),
-                        gbs(bytes, r2), gbs(bytes, c2), ratio(c2, r2), ratio(c2, u2)));
+                        gbs(bytes, e1), gbs(bytes, m1), gbs(bytes, c1), ratio(c1, e1), ratio(c1, m1), ratio(c1, u1), ratio(c1, v1),
+                        gbs(bytes, e2), gbs(bytes, m2), gbs(bytes, c2), ratio(c2, e2), ratio(c2, m2), ratio(c2, u2)));
             }
             sb.append("\n");
         }
@@ -108,12 +117,12 @@ public final class Report {
         }
     }
 
-    private static String key(String c, String pages, boolean used, String bench) {
-        return c + "/" + pages + "/" + used + "/" + bench;
+    private static String key(String c, String pages, boolean used, String planning, String bench) {
+        return c + "/" + pages + "/" + used + "/" + planning + "/" + bench;
     }
 
-    private static void run(boolean quick, List<String> cases, List<String> pages, boolean used, String benches,
-                            Map<String, Double> medians) throws RunnerException {
+    private static void run(boolean quick, List<String> cases, List<String> pages, boolean used, String planning,
+                            String benches, Map<String, Double> medians) throws RunnerException {
         ChainedOptionsBuilder b = new OptionsBuilder()
                 .include(RelayoutBench.class.getName() + "\\." + benches + "$")
                 .forks(1)
@@ -123,28 +132,15 @@ public final class Report {
                 .shouldFailOnError(true)
                 .param("relayoutCase", cases.toArray(new String[0]))
                 .param("pages", pages.toArray(new String[0]))
-                .param("used", String.valueOf(used));
+                .param("used", String.valueOf(used))
+                .param("planning", planning);
         Collection<RunResult> results = new Runner(b.build()).run();
         for (RunResult r : results) {
             String c = r.getParams().getParam("relayoutCase");
             String p = r.getParams().getParam("pages");
             String bench = r.getParams().getBenchmark().replaceAll(".*\\.", "");
-            medians.put(key(c, p, used, bench), r.getPrimaryResult().getStatistics().getPercentile(50));
+            medians.put(key(c, p, used, planning, bench), r.getPrimaryResult().getStatistics().getPercentile(50));
         }
-    }
-
-    /** {@return the CPU's model name from /proc/cpuinfo, or os.arch} */
-    private static String cpuName() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-                if (line.startsWith("model name")) {
-                    return line.substring(line.indexOf(':') + 1).trim();
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // fall through
-        }
-        return System.getProperty("os.arch");
     }
 
     /** {@return whether a huge-page allocation in this process got huge pages} */
