@@ -1,6 +1,7 @@
 package dev.tegula.cli;
 
 import dev.tegula.cli.bench.BenchCommand;
+import dev.tegula.cli.bench.PlanCommand;
 import dev.tegula.cli.commands.ConvertCommand;
 import dev.tegula.cli.commands.InspectCommand;
 import dev.tegula.cli.commands.MapCommand;
@@ -24,8 +25,9 @@ import java.util.Properties;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "Look at XLA shapes and layouts: what they say, how big their buffers are, and where"
-                + " each element sits (as text or a picture); convert tensor files; time the relayout engine.",
-        subcommands = {InspectCommand.class, MapCommand.class, ConvertCommand.class, BenchCommand.class, CommandLine.HelpCommand.class},
+                + " each element sits (as text or a picture); convert tensor files; time the relayout engine and see how it plans.",
+        subcommands = {InspectCommand.class, MapCommand.class, ConvertCommand.class, BenchCommand.class, PlanCommand.class,
+                CommandLine.HelpCommand.class},
         synopsisSubcommandLabel = "COMMAND",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:success", "1:internal error", "2:bad input (the reason is printed on stderr)"},
