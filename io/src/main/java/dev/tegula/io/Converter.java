@@ -1,5 +1,6 @@
 package dev.tegula.io;
 
+import dev.tegula.io.internal.MappedFiles;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Layout;
 import dev.tegula.ffm.Array;

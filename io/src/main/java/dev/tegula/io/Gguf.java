@@ -4,6 +4,8 @@ import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
 import dev.tegula.ffm.Array;
+import dev.tegula.io.internal.HeaderText;
+import dev.tegula.io.internal.MappedFiles;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -128,7 +130,7 @@ public final class Gguf {
             GgufTensor t = open(path, mapping).tensor(name);
             if (!java.util.Arrays.equals(target.dimensions(), t.dimensions())) {
                 throw new IllegalArgumentException("target: dimensions of " + target + " differ from tensor '"
-                        + GgufHeader.shorten(name) + "' " + java.util.Arrays.toString(t.dimensions()));
+                        + HeaderText.shorten(name) + "' " + java.util.Arrays.toString(t.dimensions()));
             }
             Array out = Array.allocate(arena, target);
             t.readInto(out, executor, parallelism);

@@ -1,5 +1,6 @@
 package dev.tegula.io;
 
+import dev.tegula.io.internal.HeaderText;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,8 +44,8 @@ public final class GgufFile {
         GgufTensorInfo t = header.tensor(tensorName);
         if (t == null) {
             List<String> some = header.tensors().stream().limit(10).map(GgufTensorInfo::name)
-                    .map(GgufHeader::shorten).toList();
-            throw new TensorFormatException(name + ": tensor '" + GgufHeader.shorten(tensorName)
+                    .map(HeaderText::shorten).toList();
+            throw new TensorFormatException(name + ": tensor '" + HeaderText.shorten(tensorName)
                     + "' is not in the file (it has " + header.tensors().size() + ": " + some
                     + (header.tensors().size() > 10 ? " …" : "") + ")");
         }

@@ -2,6 +2,9 @@ package dev.tegula.io;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
+import dev.tegula.io.internal.FileMagic;
+import dev.tegula.io.internal.HeaderText;
+import dev.tegula.io.internal.MappedFiles;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -42,7 +45,6 @@ public record GgufHeader(int version, SequencedMap<String, GgufValue> metadata, 
     public static final int MAX_NESTING = 8;
     /** The most dimensions a tensor may have. */
     public static final int MAX_DIMS = 8;
-    static final int MAGIC = 0x46554747;   // "GGUF" read little-endian
 
     public GgufHeader {
         metadata = Collections.unmodifiableSequencedMap(new LinkedHashMap<>(metadata));
@@ -63,7 +65,7 @@ public record GgufHeader(int version, SequencedMap<String, GgufValue> metadata, 
     static GgufHeader parse(MemorySegment file, String name) throws TensorFormatException {
         Cursor c = new Cursor(file, name);
         int magic = c.i32("magic");
-        if (magic != MAGIC) {
+        if (magic != FileMagic.GGUF) {
             throw c.error("magic: expected 'GGUF' (47 47 55 46), found " + String.format("%08x", Integer.reverseBytes(magic)));
         }
         int version = c.i32("version");
@@ -80,7 +82,7 @@ public record GgufHeader(int version, SequencedMap<String, GgufValue> metadata, 
         SequencedMap<String, GgufValue> metadata = new LinkedHashMap<>();
         for (long i = 0; i < kvCount; i++) {
             String key = c.string("metadata key #" + i);
-            String field = "metadata '" + shorten(key) + "'";
+            String field = "metadata '" + HeaderText.shorten(key) + "'";
             GgufValueType type = c.valueType(field + " type");
             GgufValue v = c.value(type, field, 1);
             if (metadata.putIfAbsent(key, v) != null) {
@@ -102,7 +104,7 @@ public record GgufHeader(int version, SequencedMap<String, GgufValue> metadata, 
         Set<String> names = new HashSet<>();
         for (long i = 0; i < tensorCount; i++) {
             String tname = c.string("tensor #" + i + " name");
-            String field = "tensor '" + shorten(tname) + "'";
+            String field = "tensor '" + HeaderText.shorten(tname) + "'";
             if (!names.add(tname)) {
                 throw c.error(field + ": name repeated");
             }
@@ -158,7 +160,7 @@ public record GgufHeader(int version, SequencedMap<String, GgufValue> metadata, 
             throw c.error("data section: starts at byte " + dataOffset + ", past the end of the file (" + fileSize + " bytes)");
         }
         for (GgufTensorInfo t : tensors) {
-            String field = "tensor '" + shorten(t.name()) + "'";
+            String field = "tensor '" + HeaderText.shorten(t.name()) + "'";
             if (t.offset() < 0 || t.offset() % alignment != 0) {
                 throw c.error(field + " offset: " + Long.toUnsignedString(t.offset()) + " is not a multiple of the alignment "
                         + alignment);
@@ -175,15 +177,11 @@ public record GgufHeader(int version, SequencedMap<String, GgufValue> metadata, 
             GgufTensorInfo p = byOffset.get(i - 1);
             GgufTensorInfo t = byOffset.get(i);
             if (p.offset() + p.byteSize() > t.offset()) {
-                throw c.error("tensor '" + shorten(t.name()) + "' offset: " + t.offset() + " overlaps tensor '"
-                        + shorten(p.name()) + "' [" + p.offset() + ", " + (p.offset() + p.byteSize()) + ")");
+                throw c.error("tensor '" + HeaderText.shorten(t.name()) + "' offset: " + t.offset() + " overlaps tensor '"
+                        + HeaderText.shorten(p.name()) + "' [" + p.offset() + ", " + (p.offset() + p.byteSize()) + ")");
             }
         }
         return new GgufHeader(version, metadata, tensors, alignment, dataOffset);
-    }
-
-    static String shorten(String s) {
-        return s.length() > 80 ? s.substring(0, 80) + "…" : s;
     }
 
     /** A bounds-checked little-endian reader over the mapped header. */

@@ -3,6 +3,7 @@ package dev.tegula.io;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.ffm.Array;
+import dev.tegula.io.internal.HeaderText;
 import dev.tegula.vector.Dequantize;
 import dev.tegula.vector.Relayout;
 import java.lang.foreign.Arena;
@@ -61,7 +62,7 @@ public final class GgufTensor {
     public Array array() {
         ElementType et = info.type().elementType();
         if (et == null) {
-            throw new UnsupportedOperationException(file + ": tensor '" + GgufHeader.shorten(name()) + "' is "
+            throw new UnsupportedOperationException(file + ": tensor '" + HeaderText.shorten(name()) + "' is "
                     + type() + ", block-quantized: dequantize it with read or readInto");
         }
         return Array.wrap(data, ArrayShape.of(et, dimensions()));
@@ -88,7 +89,7 @@ public final class GgufTensor {
         Objects.requireNonNull(dst, "dst");
         if (!Arrays.equals(dst.shape().dimensions(), dimensions())) {
             throw new IllegalArgumentException("dst: dimensions " + Arrays.toString(dst.shape().dimensions())
-                    + " differ from tensor '" + GgufHeader.shorten(name()) + "' " + Arrays.toString(dimensions()));
+                    + " differ from tensor '" + HeaderText.shorten(name()) + "' " + Arrays.toString(dimensions()));
         }
         if (type().elementType() != null) {
             if (executor == null || parallelism <= 1) {
@@ -99,7 +100,7 @@ public final class GgufTensor {
             return;
         }
         if (type().quantBlock() == null) {
-            throw new UnsupportedOperationException(file + ": tensor '" + GgufHeader.shorten(name()) + "' is " + type()
+            throw new UnsupportedOperationException(file + ": tensor '" + HeaderText.shorten(name()) + "' is " + type()
                     + ", which Tegula does not dequantize (it does F32, F16, BF16, F64, I8-I64, Q4_0, Q4_1, Q5_0, Q5_1,"
                     + " Q8_0, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K)");
         }

@@ -4,8 +4,10 @@ import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.internal.AtomicFile;
-import dev.tegula.vector.Quantize;
+import dev.tegula.io.internal.FileMagic;
+import dev.tegula.io.internal.MappedFiles;
 import dev.tegula.vector.QuantBlock;
+import dev.tegula.vector.Quantize;
 import dev.tegula.vector.Relayout;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -140,7 +142,7 @@ public final class GgufWriter {
         long alignment = metadata.containsKey("general.alignment") ? metadata.get("general.alignment").asLong()
                 : GgufHeader.DEFAULT_ALIGNMENT;
         Out h = new Out();
-        h.i32(GgufHeader.MAGIC).i32(version).i64(tensors.size()).i64(metadata.size());
+        h.i32(FileMagic.GGUF).i32(version).i64(tensors.size()).i64(metadata.size());
         for (var e : metadata.entrySet()) {
             h.string(e.getKey()).i32(e.getValue().type().id());
             h.value(e.getValue());

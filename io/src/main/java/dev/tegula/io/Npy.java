@@ -4,6 +4,8 @@ import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.internal.AtomicFile;
+import dev.tegula.io.internal.FileMagic;
+import dev.tegula.io.internal.MappedFiles;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -170,7 +172,8 @@ public final class Npy {
 
     /** NumPy's {@code _wrap_header}: pad with spaces and a newline to a multiple of 64 (a full 64 when already aligned). */
     private static byte[] wrap(byte[] text, int major) {
-        int prefix = NpyHeader.MAGIC.length + 2 + (major == 1 ? 2 : 4);
+        byte[] magic = FileMagic.npy();
+        int prefix = magic.length + 2 + (major == 1 ? 2 : 4);
         long hlen = text.length + 1L;
         long pad = ALIGNMENT - (prefix + hlen) % ALIGNMENT;
         long total = hlen + pad;
@@ -178,7 +181,7 @@ public final class Npy {
             return null;
         }
         byte[] out = new byte[Math.toIntExact(prefix + total)];
-        System.arraycopy(NpyHeader.MAGIC, 0, out, 0, NpyHeader.MAGIC.length);
+        System.arraycopy(magic, 0, out, 0, magic.length);
         out[6] = (byte) major;
         out[7] = 0;
         for (int i = 0; i < prefix - 8; i++) {

@@ -1,10 +1,15 @@
 package dev.tegula.io;
 
-import dev.tegula.io.internal.Json;
-import dev.tegula.io.internal.PyLiteral;
+import static dev.tegula.io.internal.HeaderText.bad;
+import static dev.tegula.io.internal.HeaderText.shorten;
+
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
+import dev.tegula.io.internal.FileMagic;
+import dev.tegula.io.internal.HeaderText;
+import dev.tegula.io.internal.MappedFiles;
+import dev.tegula.io.internal.PyLiteral;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
@@ -30,8 +35,6 @@ import java.util.Set;
  */
 public record NpyHeader(int major, ElementType elementType, ByteOrder byteOrder, boolean fortranOrder,
                         long[] dimensions, long dataOffset, long dataBytes) {
-    /** The magic string every {@code .npy} file starts with: {@code \x93NUMPY}. */
-    static final byte[] MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
     /** The longest header text read (NumPy itself refuses more than 10000 bytes by default). */
     public static final int MAX_HEADER_BYTES = 1 << 20;
     /** The most dimensions accepted (NumPy's own limit is 64). */
@@ -84,8 +87,9 @@ public record NpyHeader(int major, ElementType elementType, ByteOrder byteOrder,
         if (size < 10) {
             throw bad(name, "file", "is " + size + " bytes; an .npy file has at least 10");
         }
-        for (int i = 0; i < MAGIC.length; i++) {
-            if (file.get(ValueLayout.JAVA_BYTE, i) != MAGIC[i]) {
+        byte[] magic = FileMagic.npy();
+        for (int i = 0; i < magic.length; i++) {
+            if (file.get(ValueLayout.JAVA_BYTE, i) != magic[i]) {
                 throw bad(name, "magic", "expected \\x93NUMPY, found " + hex(file, 0, 6));
             }
         }
@@ -118,7 +122,7 @@ public record NpyHeader(int major, ElementType elementType, ByteOrder byteOrder,
         Object literal;
         try {
             literal = PyLiteral.parse(text);
-        } catch (Json.Malformed e) {
+        } catch (HeaderText.Malformed e) {
             throw bad(name, "header", "is not a Python literal: " + e.getMessage());
         }
         if (!(literal instanceof Map<?, ?> dict)) {
@@ -136,13 +140,13 @@ public record NpyHeader(int major, ElementType elementType, ByteOrder byteOrder,
                             : python(f));
                 }
                 throw bad(name, "descr", "is a structured dtype (each element a record of " + fields.size()
-                        + (fields.size() == 1 ? " field: " : " fields: ") + Json.shorten(String.join(", ", names))
+                        + (fields.size() == 1 ? " field: " : " fields: ") + shorten(String.join(", ", names))
                         + "); only plain dtypes such as '<f4' are supported");
             }
-            throw bad(name, "descr", Json.shorten(python(d)) + " is not a dtype string such as '<f4'");
+            throw bad(name, "descr", shorten(python(d)) + " is not a dtype string such as '<f4'");
         }
         if (!(dict.get("fortran_order") instanceof Boolean fortran)) {
-            throw bad(name, "fortran_order", Json.shorten(String.valueOf(dict.get("fortran_order"))) + " is not True or False");
+            throw bad(name, "fortran_order", shorten(String.valueOf(dict.get("fortran_order"))) + " is not True or False");
         }
         long[] dims = dimensions(dict.get("shape"), name);
         ElementType type = elementType(descr, name);
@@ -179,7 +183,7 @@ public record NpyHeader(int major, ElementType elementType, ByteOrder byteOrder,
 
     private static long[] dimensions(Object shape, String name) throws TensorFormatException {
         if (!(shape instanceof PyLiteral.Tuple(List<Object> items))) {
-            throw bad(name, "shape", Json.shorten(String.valueOf(shape)) + " is not a tuple");
+            throw bad(name, "shape", shorten(String.valueOf(shape)) + " is not a tuple");
         }
         if (items.size() > MAX_RANK) {
             throw bad(name, "shape", "has " + items.size() + " dimensions; at most " + MAX_RANK + " are supported");
@@ -188,10 +192,10 @@ public record NpyHeader(int major, ElementType elementType, ByteOrder byteOrder,
         for (int d = 0; d < dims.length; d++) {
             Object v = items.get(d);
             if (v instanceof BigInteger big) {
-                throw bad(name, "shape[" + d + "]", Json.shorten(big.toString()) + " does not fit in a long");
+                throw bad(name, "shape[" + d + "]", shorten(big.toString()) + " does not fit in a long");
             }
             if (!(v instanceof Long n) || n < 0) {
-                throw bad(name, "shape[" + d + "]", Json.shorten(String.valueOf(v)) + " is not a non-negative integer");
+                throw bad(name, "shape[" + d + "]", shorten(String.valueOf(v)) + " is not a non-negative integer");
             }
             dims[d] = n;
         }
@@ -219,7 +223,7 @@ public record NpyHeader(int major, ElementType elementType, ByteOrder byteOrder,
             default -> null;
         };
         if (e == null) {
-            throw bad(name, "descr", "'" + Json.shorten(descr) + "' is not a supported dtype (b1, i1 i2 i4 i8, u1 u2 u4 u8,"
+            throw bad(name, "descr", "'" + shorten(descr) + "' is not a supported dtype (b1, i1 i2 i4 i8, u1 u2 u4 u8,"
                     + " f2 f4 f8, c8 c16, with < > | or =)");
         }
         return e;
@@ -302,9 +306,5 @@ public record NpyHeader(int major, ElementType elementType, ByteOrder byteOrder,
             }
             default -> String.valueOf(o);
         };
-    }
-
-    static TensorFormatException bad(String file, String field, String what) {
-        return new TensorFormatException(file + ": " + field + " " + what);
     }
 }

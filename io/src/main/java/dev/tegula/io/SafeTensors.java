@@ -1,9 +1,9 @@
 package dev.tegula.io;
 
-import dev.tegula.io.internal.Json;
-import dev.tegula.io.internal.PyLiteral;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.ffm.Array;
+import dev.tegula.io.internal.HeaderText;
+import dev.tegula.io.internal.MappedFiles;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -75,8 +75,8 @@ public final class SafeTensors {
         SafeTensorsHeader h = SafeTensorsHeader.parse(file, path.toString());
         SafeTensorsHeader.Entry e = h.entry(name);
         if (e == null) {
-            throw new TensorFormatException(path + ": tensor '" + Json.shorten(name) + "' is not in the file (it has "
-                    + h.tensors().stream().map(SafeTensorsHeader.Entry::name).map(Json::shorten).toList() + ")");
+            throw new TensorFormatException(path + ": tensor '" + HeaderText.shorten(name) + "' is not in the file (it has "
+                    + h.tensors().stream().map(SafeTensorsHeader.Entry::name).map(HeaderText::shorten).toList() + ")");
         }
         return tensor(file, h, e, arena);
     }

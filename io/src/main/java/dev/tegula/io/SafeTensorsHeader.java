@@ -1,9 +1,13 @@
 package dev.tegula.io;
 
-import dev.tegula.io.internal.Json;
-import dev.tegula.io.internal.PyLiteral;
+import static dev.tegula.io.internal.HeaderText.bad;
+import static dev.tegula.io.internal.HeaderText.shorten;
+
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
+import dev.tegula.io.internal.HeaderText;
+import dev.tegula.io.internal.Json;
+import dev.tegula.io.internal.MappedFiles;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
@@ -33,6 +37,8 @@ import java.util.Map;
 public record SafeTensorsHeader(Map<String, String> metadata, List<Entry> tensors, long dataOffset) {
     /** The largest header accepted, in bytes (the reference implementation's cap). */
     public static final long MAX_HEADER_BYTES = 100_000_000L;
+    /** The most dimensions a tensor's shape may list. */
+    static final int MAX_RANK = 64;
 
     /**
      * One tensor of the header.
@@ -72,26 +78,26 @@ public record SafeTensorsHeader(Map<String, String> metadata, List<Entry> tensor
         }
         long size = file.byteSize();
         if (size < 8) {
-            throw NpyHeader.bad(name, "file", "is " + size + " bytes; a safetensors file has at least 8");
+            throw bad(name, "file", "is " + size + " bytes; a safetensors file has at least 8");
         }
         long n = file.get(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 0);
         if (n < 0 || n > MAX_HEADER_BYTES) {
-            throw NpyHeader.bad(name, "header length", Long.toUnsignedString(n) + " is over the cap of "
+            throw bad(name, "header length", Long.toUnsignedString(n) + " is over the cap of "
                     + MAX_HEADER_BYTES + " bytes");
         }
         if (n > size - 8) {
-            throw NpyHeader.bad(name, "header length", n + " reaches past the end of the file (" + size + " bytes)");
+            throw bad(name, "header length", n + " reaches past the end of the file (" + size + " bytes)");
         }
         String text = MappedFiles.decode(file.asSlice(8, n).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8,
                 name, "header");
         Object json;
         try {
             json = Json.parse(text);
-        } catch (Json.Malformed e) {
-            throw NpyHeader.bad(name, "header", "is not valid JSON: " + e.getMessage());
+        } catch (HeaderText.Malformed e) {
+            throw bad(name, "header", "is not valid JSON: " + e.getMessage());
         }
         if (!(json instanceof Map<?, ?> root)) {
-            throw NpyHeader.bad(name, "header", "is not a JSON object");
+            throw bad(name, "header", "is not a JSON object");
         }
         Map<String, String> metadata = new LinkedHashMap<>();
         List<Entry> entries = new ArrayList<>();
@@ -107,14 +113,14 @@ public record SafeTensorsHeader(Map<String, String> metadata, List<Entry> tensor
         long start = 0;
         for (Entry e : entries) {
             if (e.begin != start || e.end < e.begin) {
-                throw NpyHeader.bad(name, "data_offsets of '" + Json.shorten(e.name) + "'", "[" + e.begin + ", " + e.end
+                throw bad(name, "data_offsets of '" + shorten(e.name) + "'", "[" + e.begin + ", " + e.end
                         + "] do not continue the data at " + start + " (offsets must be contiguous from 0, no hole or overlap)");
             }
             start = e.end;
         }
         long data = size - 8 - n;
         if (start != data) {
-            throw NpyHeader.bad(name, "data", "section is " + data + " bytes, but the tensors cover " + start
+            throw bad(name, "data", "section is " + data + " bytes, but the tensors cover " + start
                     + " (truncated or trailing bytes)");
         }
         return new SafeTensorsHeader(metadata, entries, 8 + n);
@@ -122,28 +128,28 @@ public record SafeTensorsHeader(Map<String, String> metadata, List<Entry> tensor
 
     private static void metadata(Object v, String file, Map<String, String> out) throws TensorFormatException {
         if (!(v instanceof Map<?, ?> m)) {
-            throw NpyHeader.bad(file, "__metadata__", "is not an object of strings");
+            throw bad(file, "__metadata__", "is not an object of strings");
         }
         for (Map.Entry<?, ?> e : m.entrySet()) {
             if (!(e.getValue() instanceof String s)) {
-                throw NpyHeader.bad(file, "__metadata__." + Json.shorten((String) e.getKey()),
-                        Json.shorten(String.valueOf(e.getValue())) + " is not a string");
+                throw bad(file, "__metadata__." + shorten((String) e.getKey()),
+                        shorten(String.valueOf(e.getValue())) + " is not a string");
             }
             out.put((String) e.getKey(), s);
         }
     }
 
     private static Entry entry(String tensor, Object v, String file) throws TensorFormatException {
-        String where = "tensor '" + Json.shorten(tensor) + "'";
+        String where = "tensor '" + shorten(tensor) + "'";
         if (!(v instanceof Map<?, ?> m)) {
-            throw NpyHeader.bad(file, where, "is not an object with dtype, shape and data_offsets");
+            throw bad(file, where, "is not an object with dtype, shape and data_offsets");
         }
         if (!(m.get("dtype") instanceof String dtypeName)) {
-            throw NpyHeader.bad(file, where + " dtype", Json.shorten(String.valueOf(m.get("dtype"))) + " is not a string");
+            throw bad(file, where + " dtype", shorten(String.valueOf(m.get("dtype"))) + " is not a string");
         }
         SafeTensorsDtype dtype = SafeTensorsDtype.byName(dtypeName);
         if (dtype == null) {
-            throw NpyHeader.bad(file, where + " dtype", "'" + Json.shorten(dtypeName) + "' is not a safetensors dtype "
+            throw bad(file, where + " dtype", "'" + shorten(dtypeName) + "' is not a safetensors dtype "
                     + Arrays.toString(SafeTensorsDtype.values()));
         }
         long[] dims = longs(m.get("shape"), -1, file, where + " shape");
@@ -155,15 +161,15 @@ public record SafeTensorsHeader(Map<String, String> metadata, List<Entry> tensor
             }
             bits = Math.multiplyExact(bits, (long) dtype.bits);
         } catch (ArithmeticException e) {
-            throw NpyHeader.bad(file, where + " shape", Arrays.toString(dims) + " of " + dtypeName
+            throw bad(file, where + " shape", Arrays.toString(dims) + " of " + dtypeName
                     + " has more bits than a long can count");
         }
         if (bits % 8 != 0) {
-            throw NpyHeader.bad(file, where + " shape", Arrays.toString(dims) + " of " + dtypeName + " is " + bits
+            throw bad(file, where + " shape", Arrays.toString(dims) + " of " + dtypeName + " is " + bits
                     + " bits, not a whole number of bytes");
         }
         if (offsets[1] >= offsets[0] && offsets[1] - offsets[0] != bits / 8) {
-            throw NpyHeader.bad(file, where + " data_offsets", "[" + offsets[0] + ", " + offsets[1] + "] hold "
+            throw bad(file, where + " data_offsets", "[" + offsets[0] + ", " + offsets[1] + "] hold "
                     + (offsets[1] - offsets[0]) + " bytes, but shape " + Arrays.toString(dims) + " of " + dtypeName
                     + " needs " + bits / 8);
         }
@@ -171,36 +177,31 @@ public record SafeTensorsHeader(Map<String, String> metadata, List<Entry> tensor
         try {
             shape = dtype.fileShape(dims);
         } catch (IllegalArgumentException e) {
-            throw NpyHeader.bad(file, where + " shape", Arrays.toString(dims) + " is not a valid shape: " + e.getMessage());
+            throw bad(file, where + " shape", Arrays.toString(dims) + " is not a valid shape: " + e.getMessage());
         }
         return new Entry(tensor, dtypeName, shape, offsets[0], offsets[1]);
     }
 
     private static long[] longs(Object v, int length, String file, String field) throws TensorFormatException {
         if (!(v instanceof List<?> l) || (length >= 0 && l.size() != length)) {
-            throw NpyHeader.bad(file, field, Json.shorten(String.valueOf(v)) + " is not "
+            throw bad(file, field, shorten(String.valueOf(v)) + " is not "
                     + (length >= 0 ? "a list of " + length + " integers" : "a list of integers"));
         }
-        if (l.size() > NpyHeader.MAX_RANK) {
-            throw NpyHeader.bad(file, field, "has " + l.size() + " entries; at most " + NpyHeader.MAX_RANK + " are supported");
+        if (l.size() > MAX_RANK) {
+            throw bad(file, field, "has " + l.size() + " entries; at most " + MAX_RANK + " are supported");
         }
         long[] out = new long[l.size()];
         for (int i = 0; i < out.length; i++) {
             Object x = l.get(i);
             if (x instanceof BigInteger big) {
-                throw NpyHeader.bad(file, field + "[" + i + "]", Json.shorten(big.toString()) + " is larger than 2^63-1");
+                throw bad(file, field + "[" + i + "]", shorten(big.toString()) + " is larger than 2^63-1");
             }
             if (!(x instanceof Long n) || n < 0) {
-                throw NpyHeader.bad(file, field + "[" + i + "]", Json.shorten(String.valueOf(x))
+                throw bad(file, field + "[" + i + "]", shorten(String.valueOf(x))
                         + " is not a non-negative integer");
             }
             out[i] = n;
         }
         return out;
-    }
-
-    /** {@return the element type a tensor of {@code dtype} gets in Tegula} */
-    static ElementType elementType(String dtype) {
-        return SafeTensorsDtype.valueOf(dtype).type;
     }
 }

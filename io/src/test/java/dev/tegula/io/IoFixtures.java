@@ -1,5 +1,6 @@
 package dev.tegula.io;
 
+import dev.tegula.io.internal.FileMagic;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -31,7 +32,7 @@ final class IoFixtures {
         byte[] text = header.getBytes(major == 3 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
         int lenBytes = major == 1 ? 2 : 4;
         ByteBuffer b = ByteBuffer.allocate(8 + lenBytes + text.length + data.length).order(ByteOrder.LITTLE_ENDIAN);
-        b.put(NpyHeader.MAGIC).put((byte) major).put((byte) 0);
+        b.put(FileMagic.npy()).put((byte) major).put((byte) 0);
         if (major == 1) {
             b.putShort((short) text.length);
         } else {

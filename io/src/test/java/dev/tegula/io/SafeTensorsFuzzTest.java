@@ -1,5 +1,6 @@
 package dev.tegula.io;
 
+import dev.tegula.io.internal.HeaderText;
 import dev.tegula.io.internal.Json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -70,7 +71,7 @@ class SafeTensorsFuzzTest {
         String text = new String(input, java.nio.charset.StandardCharsets.UTF_8);
         try {
             Json.parse(text);
-        } catch (Json.Malformed expected) {
+        } catch (HeaderText.Malformed expected) {
             assertTrue(expected.getMessage().startsWith("expected "), expected.getMessage());
         }
     }

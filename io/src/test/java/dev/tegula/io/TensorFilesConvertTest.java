@@ -10,6 +10,7 @@ import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
 import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
+import dev.tegula.io.internal.MappedFiles;
 import dev.tegula.vector.Relayout;
 import java.io.IOException;
 import java.lang.foreign.Arena;

@@ -1,5 +1,6 @@
-package dev.tegula.io;
+package dev.tegula.io.internal;
 
+import dev.tegula.io.TensorFormatException;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -12,7 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /** Read-only file mappings and the small byte-level helpers the readers and writers share. */
-final class MappedFiles {
+public final class MappedFiles {
     /** The most bytes one {@code FileChannel.write} call is handed. */
     private static final long WRITE_CHUNK = 1L << 30;
 
@@ -20,7 +21,7 @@ final class MappedFiles {
     }
 
     /** {@return the whole file mapped read-only into {@code arena}} (an empty read-only segment for an empty file) */
-    static MemorySegment map(Path path, Arena arena) throws IOException {
+    public static MemorySegment map(Path path, Arena arena) throws IOException {
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
             long size = ch.size();
             if (size == 0) {
@@ -31,17 +32,19 @@ final class MappedFiles {
     }
 
     /** {@return {@code bytes} decoded strictly (malformed input is an error, never a replacement character)} */
-    static String decode(byte[] bytes, Charset charset, String file, String field) throws TensorFormatException {
+    public static String decode(byte[] bytes, Charset charset, String file, String field) throws TensorFormatException {
         try {
             return charset.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
         } catch (CharacterCodingException e) {
-            throw new TensorFormatException(file + ": " + field + " is not valid " + charset.name(), e);
+            TensorFormatException bad = HeaderText.bad(file, field, "is not valid " + charset.name());
+            bad.initCause(e);
+            throw bad;
         }
     }
 
     /** Writes all of {@code bytes} to {@code ch} at its position, in chunks a {@code ByteBuffer} can hold. */
-    static void writeFully(FileChannel ch, MemorySegment bytes) throws IOException {
+    public static void writeFully(FileChannel ch, MemorySegment bytes) throws IOException {
         for (long off = 0; off < bytes.byteSize(); off += WRITE_CHUNK) {
             ByteBuffer b = bytes.asSlice(off, Math.min(WRITE_CHUNK, bytes.byteSize() - off)).asByteBuffer();
             while (b.hasRemaining()) {
@@ -51,23 +54,10 @@ final class MappedFiles {
     }
 
     /** Writes all of {@code bytes} to {@code ch}. */
-    static void writeFully(FileChannel ch, byte[] bytes) throws IOException {
+    public static void writeFully(FileChannel ch, byte[] bytes) throws IOException {
         ByteBuffer b = ByteBuffer.wrap(bytes);
         while (b.hasRemaining()) {
             ch.write(b);
         }
-    }
-
-    /** {@return the product of {@code dims}, or -1 if it overflows a long} */
-    static long productOrMinusOne(long[] dims) {
-        long n = 1;
-        for (long d : dims) {
-            try {
-                n = Math.multiplyExact(n, d);
-            } catch (ArithmeticException e) {
-                return -1;
-            }
-        }
-        return n;
     }
 }
