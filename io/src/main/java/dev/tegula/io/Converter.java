@@ -2,6 +2,7 @@ package dev.tegula.io;
 
 import dev.tegula.io.internal.MappedFiles;
 import dev.tegula.core.ArrayShape;
+import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.internal.AtomicFile;
@@ -10,7 +11,6 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SequencedMap;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -88,7 +89,7 @@ final class Converter {
             }
             if (format.equals("npy")) {
                 Planned p = plan.getFirst();
-                header = Npy.header(NpyHeader.descr(p.to.elementType()), isFortran(p.to), p.to.dimensions(), 0);
+                header = Npy.header(p.to);
             }
             long total = Math.addExact(header.length, offset);
             checkSpace(target, total);
@@ -117,7 +118,7 @@ final class Converter {
             for (Planned p : plan) {
                 AtomicFile out = AtomicFile.create(dir.resolve(p.name + ".npy"));
                 files.add(out);
-                byte[] header = Npy.header(NpyHeader.descr(p.to.elementType()), isFortran(p.to), p.to.dimensions(), 0);
+                byte[] header = Npy.header(p.to);
                 MappedFiles.writeFully(out.channel(), header);
                 try (NativeFiles.Descriptor fd = NativeFiles.open(out.temporary(), true)) {
                     NativeFiles.reserve(fd, 0, header.length + p.bytes, out.temporary().toString());
@@ -293,21 +294,12 @@ final class Converter {
     }
 
     private static void checkNpy(String name, ArrayShape to) {
-        Layout l = to.layout();
-        int rank = to.rank();
-        boolean plain = !l.isTiled() && !l.hasPaddedDimensions() && l.elementSizeInBits() == 0 && l.memorySpace() == 0;
-        if (!plain || !(isFortran(to) || Arrays.equals(l.minorToMajor(), Layout.rowMajor(rank).minorToMajor()))) {
-            throw new IllegalArgumentException("tensor '" + name + "': " + l + " cannot be an .npy file, which holds"
-                    + " only row-major (C) or column-major (Fortran) data; write a raw buffer or .safetensors instead");
+        try {
+            Npy.header(to);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("tensor '" + name + "': " + e.getMessage()
+                    + "; write a raw buffer or .safetensors instead", e);
         }
-        if (!Npy.supports(to.elementType())) {
-            throw new IllegalArgumentException("tensor '" + name + "': " + to.elementType() + " has no .npy dtype;"
-                    + " write a raw buffer or .safetensors instead");
-        }
-    }
-
-    private static boolean isFortran(ArrayShape s) {
-        return s.rank() > 1 && Arrays.equals(s.layout().minorToMajor(), Layout.columnMajor(s.rank()).minorToMajor());
     }
 
     private static void checkFileName(String name) {
@@ -344,58 +336,13 @@ final class Converter {
         return u == 0 ? bytes + " B" : String.format(java.util.Locale.ROOT, "%.1f %s", v, units[u]);
     }
 
-    /** The safetensors header of the planned tensors, padded so the data starts at a multiple of 64. */
+    /** The safetensors header of the planned tensors: each as its dtype and file dimensions say. */
     private static byte[] safetensorsHeader(List<Planned> plan, Map<String, String> metadata) {
-        StringBuilder json = new StringBuilder("{");
-        if (!metadata.isEmpty()) {
-            json.append("\"__metadata__\":{");
-            boolean first = true;
-            for (Map.Entry<String, String> e : metadata.entrySet()) {
-                json.append(first ? "" : ",");
-                quote(json, e.getKey()).append(':');
-                quote(json, e.getValue());
-                first = false;
-            }
-            json.append('}');
-        }
+        SequencedMap<String, ArrayShape> stored = new LinkedHashMap<>();
         for (Planned p : plan) {
-            if (p.name.equals("__metadata__")) {
-                throw new IllegalArgumentException("tensors: the name __metadata__ is reserved");
-            }
-            json.append(json.length() > 1 ? "," : "");
-            quote(json, p.name).append(":{\"dtype\":\"").append(p.dtype).append("\",\"shape\":")
-                    .append(Arrays.toString(p.fileDims).replace(" ", "")).append(",\"data_offsets\":[")
-                    .append(p.offset).append(',').append(p.offset + p.bytes).append("]}");
+            stored.put(p.name, p.dtype.equals(SafeTensorsDtype.U8.name()) ? ArrayShape.of(ElementType.U8, p.fileDims) : p.to);
         }
-        json.append('}');
-        byte[] text = json.toString().getBytes(StandardCharsets.UTF_8);
-        long padded = text.length + Math.floorMod(-(8L + text.length), SafeTensors.ALIGNMENT);
-        if (padded > SafeTensorsHeader.MAX_HEADER_BYTES) {
-            throw new IllegalArgumentException("tensors: the header would be " + padded + " bytes, over the cap of "
-                    + SafeTensorsHeader.MAX_HEADER_BYTES);
-        }
-        byte[] header = new byte[Math.toIntExact(8 + padded)];
-        for (int i = 0; i < 8; i++) {
-            header[i] = (byte) (padded >>> (8 * i));
-        }
-        System.arraycopy(text, 0, header, 8, text.length);
-        Arrays.fill(header, 8 + text.length, header.length, (byte) ' ');
-        return header;
-    }
-
-    private static StringBuilder quote(StringBuilder b, String s) {
-        b.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '"' || c == '\\') {
-                b.append('\\').append(c);
-            } else if (c < 0x20) {
-                b.append(String.format("\\u%04x", (int) c));
-            } else {
-                b.append(c);
-            }
-        }
-        return b.append('"');
+        return SafeTensorsHeader.of(stored, metadata).toBytes();
     }
 
     /** Sums band bytes into the caller's listener, one call at a time whatever thread writes. */

@@ -2,6 +2,7 @@ package dev.tegula.io;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
+import dev.tegula.core.Layout;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.internal.AtomicFile;
 import dev.tegula.io.internal.FileMagic;
@@ -13,6 +14,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -149,8 +151,31 @@ public final class Npy {
         }
     }
 
+    /**
+     * {@return the bytes {@code numpy.save} writes before the data of an array of {@code shape}:
+     * magic, version (1.0, or 2.0 when 1.0 cannot hold the header), header length and the padded
+     * header dict} The data follows them: {@code shape.byteSize()} bytes in native byte order, in
+     * C order for a row-major layout and Fortran order for a column-major one. A file can so be
+     * written without {@link #write}, for example through a mapping.
+     *
+     * @throws IllegalArgumentException if the layout is tiled, padded, packed, in another memory
+     *                                  space or neither row- nor column-major, or the element type
+     *                                  has no {@code .npy} dtype
+     */
+    public static byte[] header(ArrayShape shape) {
+        Layout l = shape.layout();
+        boolean plain = !l.isTiled() && !l.hasPaddedDimensions() && l.elementSizeInBits() == 0 && l.memorySpace() == 0;
+        boolean fortran = shape.rank() > 1
+                && Arrays.equals(l.minorToMajor(), Layout.columnMajor(shape.rank()).minorToMajor());
+        if (!plain || !(fortran || Arrays.equals(l.minorToMajor(), Layout.rowMajor(shape.rank()).minorToMajor()))) {
+            throw new IllegalArgumentException("layout: " + l + " cannot be an .npy file, which holds only row-major (C)"
+                    + " or column-major (Fortran) data");
+        }
+        return header(NpyHeader.descr(shape.elementType()), fortran, shape.dimensions(), 0);
+    }
+
     /** {@return the magic, version, length and padded header text numpy.save writes for this array} */
-    static byte[] header(String descr, boolean fortran, long[] dims, int major) {
+    private static byte[] header(String descr, boolean fortran, long[] dims, int major) {
         StringBuilder dict = new StringBuilder("{'descr': '").append(descr).append("', 'fortran_order': ")
                 .append(fortran ? "True" : "False").append(", 'shape': ").append(NpyHeader.tuple(dims)).append(", }");
         if (dims.length > 0) {
@@ -188,7 +213,7 @@ public final class Npy {
             out[8 + i] = (byte) (total >>> (8 * i));
         }
         System.arraycopy(text, 0, out, prefix, text.length);
-        java.util.Arrays.fill(out, prefix + text.length, out.length - 1, (byte) ' ');
+        Arrays.fill(out, prefix + text.length, out.length - 1, (byte) ' ');
         out[out.length - 1] = '\n';
         return out;
     }

@@ -2,7 +2,6 @@ package dev.tegula.io;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.ffm.Array;
-import dev.tegula.io.internal.HeaderText;
 import dev.tegula.io.internal.MappedFiles;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -25,14 +24,15 @@ import java.util.SequencedMap;
  *
  * <h2>Reading</h2>
  * The file is mapped read-only into the caller's arena and validated as strictly as the reference
- * implementation ({@link SafeTensorsHeader}). Each tensor becomes a <b>read-only</b> row-major array
- * over its bytes in the mapping, without a copy; {@code F4} tensors are {@code f4e2m1fn} with
+ * implementation ({@link SafeTensorsHeader}); {@link #open} gives the header and the tensors of one
+ * mapping, its header parsed once. Each tensor becomes a <b>read-only</b> row-major array over its
+ * bytes in the mapping, without a copy; {@code F4} tensors are {@code f4e2m1fn} with
  * {@code E(4)} packing, still without a copy. Only the packed 6-bit types {@code F6_E2M3} and
  * {@code F6_E3M2} are unpacked into new arrays (one element per byte) from the arena.
  *
  * <h2>Writing</h2>
- * {@link #write} and {@link #writer} write the header (padded with spaces so the data starts at a
- * multiple of {@value #ALIGNMENT} bytes), then each tensor's data in row-major order, in the
+ * {@link #write} and {@link #writer} write the header ({@link SafeTensorsHeader#toBytes()}: padded
+ * with spaces so the data starts at a multiple of {@value #ALIGNMENT} bytes), then each tensor's data in row-major order, in the
  * order given. The writer takes one tensor at a time, so a file larger than memory can be written
  * from arrays that are produced (or mapped) one after another.
  *
@@ -48,6 +48,20 @@ public final class SafeTensors {
     }
 
     /**
+     * {@return the safetensors file at {@code path} mapped read-only into {@code arena}, its header
+     * validated} Its tensors are read-only views of the mapping (F6 tensors: unpacked into new
+     * arrays from {@code arena}).
+     *
+     * @throws TensorFormatException if the file is not a valid safetensors file
+     * @throws IOException           if the file cannot be read
+     */
+    public static SafeTensorsFile open(Path path, Arena arena) throws IOException {
+        Objects.requireNonNull(arena, "arena");
+        MemorySegment file = MappedFiles.map(path, arena);
+        return new SafeTensorsFile(SafeTensorsHeader.parse(file, path.toString()), file, path.toString(), arena);
+    }
+
+    /**
      * {@return every tensor of the safetensors file at {@code path}, in file order} The arrays are
      * read-only views of the file mapped into {@code arena} (F6 tensors: new arrays from {@code arena}).
      *
@@ -55,14 +69,7 @@ public final class SafeTensors {
      * @throws IOException           if the file cannot be read
      */
     public static SequencedMap<String, Array> read(Path path, Arena arena) throws IOException {
-        Objects.requireNonNull(arena, "arena");
-        MemorySegment file = MappedFiles.map(path, arena);
-        SafeTensorsHeader h = SafeTensorsHeader.parse(file, path.toString());
-        SequencedMap<String, Array> out = new LinkedHashMap<>();
-        for (SafeTensorsHeader.Entry e : h.tensors()) {
-            out.put(e.name(), tensor(file, h, e, arena));
-        }
-        return out;
+        return open(path, arena).tensors();
     }
 
     /**
@@ -71,14 +78,7 @@ public final class SafeTensors {
      * @throws TensorFormatException if the file is invalid or has no tensor of that name
      */
     public static Array read(Path path, String name, Arena arena) throws IOException {
-        MemorySegment file = MappedFiles.map(path, arena);
-        SafeTensorsHeader h = SafeTensorsHeader.parse(file, path.toString());
-        SafeTensorsHeader.Entry e = h.entry(name);
-        if (e == null) {
-            throw new TensorFormatException(path + ": tensor '" + HeaderText.shorten(name) + "' is not in the file (it has "
-                    + h.tensors().stream().map(SafeTensorsHeader.Entry::name).map(HeaderText::shorten).toList() + ")");
-        }
-        return tensor(file, h, e, arena);
+        return open(path, arena).tensor(name);
     }
 
     /**
@@ -90,17 +90,6 @@ public final class SafeTensors {
         try (Arena arena = Arena.ofConfined()) {
             return SafeTensorsHeader.parse(MappedFiles.map(path, arena), path.toString());
         }
-    }
-
-    private static Array tensor(MemorySegment file, SafeTensorsHeader h, SafeTensorsHeader.Entry e, Arena arena) {
-        MemorySegment bytes = file.asSlice(h.dataOffset() + e.begin(), e.byteSize());
-        SafeTensorsDtype dtype = SafeTensorsDtype.valueOf(e.dtype());
-        if (dtype.wrapsDirectly()) {
-            return Array.wrap(bytes, e.shape());
-        }
-        Array out = Array.allocate(arena, e.shape());
-        SubByte.unpack6(bytes, out.segment(), e.shape().elementCount());
-        return out;
     }
 
     /**

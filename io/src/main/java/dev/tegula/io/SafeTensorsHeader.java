@@ -20,6 +20,8 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.SequencedMap;
 
 /**
  * The validated header of a safetensors file: its {@code __metadata__} and its tensors in file
@@ -69,6 +71,108 @@ public record SafeTensorsHeader(Map<String, String> metadata, List<Entry> tensor
             }
         }
         return null;
+    }
+
+    /**
+     * {@return the header of a file that holds {@code tensors}, in this order, and {@code metadata}}
+     * Each tensor is stored row-major in the dtype of its element type ({@code F4} packed two to a
+     * byte, {@code F6_*} four to three bytes), right after the one before it; the shapes' layouts
+     * are ignored. {@link #toBytes()} is the header as a file starts with it.
+     *
+     * @throws IllegalArgumentException if an element type has no safetensors dtype, a tensor is
+     *                                  called {@code __metadata__}, an F4/F6 tensor is not a whole
+     *                                  number of bytes, or the header would be over the cap
+     */
+    public static SafeTensorsHeader of(SequencedMap<String, ArrayShape> tensors, Map<String, String> metadata) {
+        Objects.requireNonNull(tensors, "tensors");
+        Objects.requireNonNull(metadata, "metadata");
+        metadata.forEach((k, v) -> Objects.requireNonNull(v, "metadata value"));
+        List<Entry> entries = new ArrayList<>();
+        long offset = 0;
+        for (Map.Entry<String, ArrayShape> t : tensors.entrySet()) {
+            String name = t.getKey();
+            if (name.equals("__metadata__")) {
+                throw new IllegalArgumentException("tensors: the name __metadata__ is reserved");
+            }
+            ArrayShape s = t.getValue();
+            SafeTensorsDtype d = SafeTensorsDtype.of(s.elementType());
+            long bits = Math.multiplyExact(s.elementCount(), (long) d.bits);
+            if (bits % 8 != 0) {
+                throw new IllegalArgumentException("tensors: '" + name + "' " + s.toStringWithoutLayout() + " is " + bits
+                        + " bits in the file, not a whole number of bytes");
+            }
+            long end = Math.addExact(offset, bits / 8);
+            entries.add(new Entry(name, d.name(), d.fileShape(s.dimensions()), offset, end));
+            offset = end;
+        }
+        long padded = padded(json(metadata, entries).length);
+        if (padded > MAX_HEADER_BYTES) {
+            throw new IllegalArgumentException("tensors: the header would be " + padded + " bytes, over the cap of "
+                    + MAX_HEADER_BYTES);
+        }
+        return new SafeTensorsHeader(metadata, entries, 8 + padded);
+    }
+
+    /**
+     * {@return the header as Tegula writes it: its length (8 bytes, little-endian), then the JSON
+     * text (metadata first, then the tensors in order), padded with spaces so that the data starts
+     * at a multiple of {@value SafeTensors#ALIGNMENT} bytes} For a header made by {@link #of} it is
+     * {@link #dataOffset()} bytes long; a parsed header is written in this form too, which may be
+     * longer or shorter than the file it was read from.
+     */
+    public byte[] toBytes() {
+        byte[] text = json(metadata, tensors);
+        long padded = padded(text.length);
+        byte[] header = new byte[Math.toIntExact(8 + padded)];
+        for (int i = 0; i < 8; i++) {
+            header[i] = (byte) (padded >>> (8 * i));
+        }
+        System.arraycopy(text, 0, header, 8, text.length);
+        Arrays.fill(header, 8 + text.length, header.length, (byte) ' ');
+        return header;
+    }
+
+    /** {@return the header text's length padded so that the data, after the 8-byte length, is aligned} */
+    private static long padded(int textBytes) {
+        return textBytes + Math.floorMod(-(8L + textBytes), SafeTensors.ALIGNMENT);
+    }
+
+    /** {@return the JSON text of a header, in UTF-8} */
+    private static byte[] json(Map<String, String> metadata, List<Entry> tensors) {
+        StringBuilder json = new StringBuilder("{");
+        if (!metadata.isEmpty()) {
+            json.append("\"__metadata__\":{");
+            boolean first = true;
+            for (Map.Entry<String, String> e : metadata.entrySet()) {
+                json.append(first ? "" : ",");
+                quote(json, e.getKey()).append(':');
+                quote(json, e.getValue());
+                first = false;
+            }
+            json.append('}');
+        }
+        for (Entry e : tensors) {
+            json.append(json.length() > 1 ? "," : "");
+            quote(json, e.name).append(":{\"dtype\":\"").append(e.dtype).append("\",\"shape\":")
+                    .append(Arrays.toString(e.shape.dimensions()).replace(" ", "")).append(",\"data_offsets\":[")
+                    .append(e.begin).append(',').append(e.end).append("]}");
+        }
+        return json.append('}').toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static StringBuilder quote(StringBuilder b, String s) {
+        b.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '\\') {
+                b.append('\\').append(c);
+            } else if (c < 0x20) {
+                b.append(String.format("\\u%04x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.append('"');
     }
 
     /** {@return the validated header of the safetensors file whose bytes are {@code file}} */

@@ -9,10 +9,8 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -64,65 +62,23 @@ public final class SafeTensorsWriter implements Closeable {
     static SafeTensorsWriter open(Path path, SequencedMap<String, ArrayShape> tensors, Map<String, String> metadata)
             throws IOException {
         Objects.requireNonNull(path, "path");
-        List<String> names = new ArrayList<>(tensors.keySet());
-        List<ArrayShape> shapes = new ArrayList<>();
+        SafeTensorsHeader header = SafeTensorsHeader.of(tensors, metadata);
         List<SafeTensorsDtype> dtypes = new ArrayList<>();
-        long[] sizes = new long[names.size()];
-        StringBuilder json = new StringBuilder("{");
-        if (!metadata.isEmpty()) {
-            json.append("\"__metadata__\":{");
-            boolean first = true;
-            for (Map.Entry<String, String> e : metadata.entrySet()) {
-                json.append(first ? "" : ",");
-                quote(json, e.getKey()).append(':');
-                quote(json, Objects.requireNonNull(e.getValue(), "metadata value"));
-                first = false;
-            }
-            json.append('}');
+        long[] sizes = new long[header.tensors().size()];
+        for (int i = 0; i < sizes.length; i++) {
+            SafeTensorsHeader.Entry e = header.tensors().get(i);
+            dtypes.add(SafeTensorsDtype.valueOf(e.dtype()));
+            sizes[i] = e.byteSize();
         }
-        long offset = 0;
-        for (int i = 0; i < names.size(); i++) {
-            String name = names.get(i);
-            if (name.equals("__metadata__")) {
-                throw new IllegalArgumentException("tensors: the name __metadata__ is reserved");
-            }
-            ArrayShape s = tensors.get(name);
-            SafeTensorsDtype d = SafeTensorsDtype.of(s.elementType());
-            long bits = Math.multiplyExact(s.elementCount(), (long) d.bits);
-            if (bits % 8 != 0) {
-                throw new IllegalArgumentException("tensors: '" + name + "' " + s.toStringWithoutLayout() + " is " + bits
-                        + " bits in the file, not a whole number of bytes");
-            }
-            sizes[i] = bits / 8;
-            shapes.add(s);
-            dtypes.add(d);
-            json.append(json.length() > 1 ? "," : "");
-            quote(json, name).append(":{\"dtype\":\"").append(d.name()).append("\",\"shape\":")
-                    .append(Arrays.toString(s.dimensions()).replace(" ", "")).append(",\"data_offsets\":[")
-                    .append(offset).append(',').append(offset + sizes[i]).append("]}");
-            offset = Math.addExact(offset, sizes[i]);
-        }
-        json.append('}');
-        byte[] text = json.toString().getBytes(StandardCharsets.UTF_8);
-        long padded = text.length + Math.floorMod(-(8L + text.length), SafeTensors.ALIGNMENT);
-        if (padded > SafeTensorsHeader.MAX_HEADER_BYTES) {
-            throw new IllegalArgumentException("tensors: the header would be " + padded + " bytes, over the cap of "
-                    + SafeTensorsHeader.MAX_HEADER_BYTES);
-        }
-        byte[] header = new byte[Math.toIntExact(8 + padded)];
-        for (int i = 0; i < 8; i++) {
-            header[i] = (byte) (padded >>> (8 * i));
-        }
-        System.arraycopy(text, 0, header, 8, text.length);
-        Arrays.fill(header, 8 + text.length, header.length, (byte) ' ');
         AtomicFile out = AtomicFile.create(path);
         try {
-            MappedFiles.writeFully(out.channel(), header);
+            MappedFiles.writeFully(out.channel(), header.toBytes());
         } catch (IOException | RuntimeException e) {
             out.close();
             throw e;
         }
-        return new SafeTensorsWriter(path, out, List.copyOf(names), List.copyOf(shapes), List.copyOf(dtypes), sizes);
+        return new SafeTensorsWriter(path, out, List.copyOf(tensors.sequencedKeySet()), List.copyOf(tensors.sequencedValues()),
+                List.copyOf(dtypes), sizes);
     }
 
     /**
@@ -214,20 +170,5 @@ public final class SafeTensorsWriter implements Closeable {
             }
             file.commit();
         }
-    }
-
-    private static StringBuilder quote(StringBuilder b, String s) {
-        b.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '"' || c == '\\') {
-                b.append('\\').append(c);
-            } else if (c < 0x20) {
-                b.append(String.format("\\u%04x", (int) c));
-            } else {
-                b.append(c);
-            }
-        }
-        return b.append('"');
     }
 }

@@ -181,4 +181,25 @@ class NpyTest {
             assertTrue(Npy.supports(ElementType.C128));
         }
     }
+
+    /** The header alone is the spec-built fixture's first bytes, for C and Fortran order and version 2.0. */
+    @ParameterizedTest
+    @ValueSource(strings = {"f4.npy", "i8.npy", "f8_fortran.npy", "i4_fortran.npy", "scalar.npy", "empty_2d.npy"})
+    void headerOfAShapeIsTheBytesBeforeItsData(String fixture) throws IOException {
+        NpyHeader h = Npy.readHeader(IoFixtures.write(dir, fixture, IoFixtures.npy(fixture)));
+        byte[] header = Npy.header(h.shape());
+        assertArrayEquals(Arrays.copyOf(IoFixtures.npy(fixture), Math.toIntExact(h.dataOffset())), header, fixture);
+    }
+
+    @Test
+    void headerRefusesLayoutsAndTypesAnNpyFileCannotHold() {
+        for (String text : new String[] {"f32[8,128]{1,0:T(8,128)}", "s16[2,3,4]{0,2,1}", "s4[8]{0:E(4)}", "f32[4]{0:S(1)}"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> Npy.header((ArrayShape) Shape.parse(text)), text);
+            assertTrue(e.getMessage().startsWith("layout: "), e.getMessage());
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Npy.header(ArrayShape.of(ElementType.BF16, 2)));
+        assertTrue(e.getMessage().contains("bf16 has no .npy dtype"), e.getMessage());
+    }
 }

@@ -204,4 +204,62 @@ class SafeTensorsTest {
             assertTrue(SafeTensors.read(p, arena).isEmpty());
         }
     }
+
+    /** The header of declared tensors, written by hand from the format: offsets one after another, then spaces to 64. */
+    @Test
+    void headerOfDeclaredTensorsIsTheFormatsJson() throws IOException {
+        SequencedMap<String, ArrayShape> shapes = new LinkedHashMap<>();
+        shapes.put("w", ArrayShape.of(ElementType.BF16, 2, 3));
+        shapes.put("q\"", (ArrayShape) Shape.parse("f4e2m1fn[2,2]{0,1}"));   // layout ignored: stored row-major, packed
+        SafeTensorsHeader h = SafeTensorsHeader.of(shapes, Map.of("format", "pt"));
+        String json = "{\"__metadata__\":{\"format\":\"pt\"},\"w\":{\"dtype\":\"BF16\",\"shape\":[2,3],\"data_offsets\":[0,12]},"
+                + "\"q\\\"\":{\"dtype\":\"F4\",\"shape\":[2,2],\"data_offsets\":[12,14]}}";
+        byte[] bytes = h.toBytes();
+        assertEquals(192, bytes.length, "8 + 147 bytes of text, padded to a multiple of 64");
+        assertEquals(147, json.length());
+        assertEquals(bytes.length, h.dataOffset());
+        assertEquals(bytes.length - 8, ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).getLong());
+        assertEquals(json + " ".repeat(bytes.length - 8 - json.length()), new String(bytes, 8, bytes.length - 8, "UTF-8"));
+        assertEquals("f4e2m1fn[2,2]{1,0:E(4)}", h.entry("q\"").shape().toString());
+        Path p = dir.resolve("h.safetensors");
+        Files.write(p, java.util.Arrays.copyOf(bytes, bytes.length + 14));
+        assertEquals(h, SafeTensors.readHeader(p), "what is written reads back as the same header");
+    }
+
+    @Test
+    void headerRefusesWhatAFileCannotHold() {
+        SequencedMap<String, ArrayShape> odd = new LinkedHashMap<>();
+        odd.put("x", ArrayShape.of(ElementType.F4E2M1FN, 3));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SafeTensorsHeader.of(odd, Map.of()));
+        assertTrue(e.getMessage().contains("not a whole number of bytes"), e.getMessage());
+        SequencedMap<String, ArrayShape> reserved = new LinkedHashMap<>();
+        reserved.put("__metadata__", ArrayShape.of(ElementType.F32, 1));
+        e = assertThrows(IllegalArgumentException.class, () -> SafeTensorsHeader.of(reserved, Map.of()));
+        assertTrue(e.getMessage().contains("__metadata__ is reserved"), e.getMessage());
+        SequencedMap<String, ArrayShape> s4 = new LinkedHashMap<>();
+        s4.put("x", ArrayShape.of(ElementType.S4, 2));
+        e = assertThrows(IllegalArgumentException.class, () -> SafeTensorsHeader.of(s4, Map.of()));
+        assertTrue(e.getMessage().contains("s4 has no safetensors dtype"), e.getMessage());
+    }
+
+    @Test
+    void openGivesTheHeaderAndTheTensorsOfOneMapping() throws IOException {
+        Path p = dir.resolve("o.safetensors");
+        try (Arena arena = Arena.ofConfined()) {
+            SequencedMap<String, Array> in = new LinkedHashMap<>();
+            in.put("b", Array.allocate(arena, ArrayShape.of(ElementType.F32, 3)));
+            in.put("a", Array.allocate(arena, ArrayShape.of(ElementType.F6E2M3FN, 4)));
+            in.get("b").fill(2.5);
+            in.get("a").fill(1.5);
+            SafeTensors.write(in, Map.of("k", "v"), p);
+            SafeTensorsFile f = SafeTensors.open(p, arena);
+            assertEquals(Map.of("k", "v"), f.header().metadata());
+            assertEquals(List.of("b", "a"), List.copyOf(f.tensors().keySet()));
+            assertTrue(in.get("b").contentEquals(f.tensor("b")));
+            assertTrue(f.tensor("b").isReadOnly() && f.tensor("b").segment().isMapped(), "a view of the mapping");
+            assertTrue(in.get("a").contentEquals(f.tensor("a")), "f6 unpacked one per byte");
+            TensorFormatException e = assertThrows(TensorFormatException.class, () -> f.tensor("c"));
+            assertEquals(p + ": tensor 'c' is not in the file (it has [b, a])", e.getMessage());
+        }
+    }
 }
