@@ -102,7 +102,8 @@ class ConvertCommandTest {
         }
         assertTrue(MainTest.run(cases[0]).err().contains("bad tensor file"), MainTest.run(cases[0]).err());
         assertTrue(MainTest.run(cases[1]).err().contains("nope"));
-        assertTrue(MainTest.run(cases[2]).err().contains("--tensor is needed"));
+        assertTrue(MainTest.run(cases[2]).err().contains("(raw) holds one tensor and " + model + " has 2 [w, b]"),
+                MainTest.run(cases[2]).err());
         assertTrue(MainTest.run(cases[5]).err().contains("bf16 has no .npy dtype"));
         assertTrue(MainTest.run(cases[6]).err().contains("row-major (C) or column-major"));
     }
