@@ -1,6 +1,8 @@
 package dev.tegula.io;
 
 import dev.tegula.core.ArrayShape;
+import dev.tegula.io.gguf.Gguf;
+import dev.tegula.io.gguf.GgufTensor;
 import dev.tegula.io.internal.FileMagic;
 import java.io.IOException;
 import java.lang.foreign.Arena;

@@ -1,6 +1,7 @@
 package dev.tegula.io;
 
 import dev.tegula.core.ArrayShape;
+import dev.tegula.io.npy.Npy;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.nio.file.Files;

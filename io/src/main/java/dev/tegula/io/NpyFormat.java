@@ -2,6 +2,7 @@ package dev.tegula.io;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.io.internal.FileMagic;
+import dev.tegula.io.npy.Npy;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.nio.file.Path;

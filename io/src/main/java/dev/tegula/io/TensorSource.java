@@ -3,6 +3,7 @@ package dev.tegula.io;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.ffm.Array;
+import dev.tegula.io.gguf.GgufTensor;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.nio.file.Path;

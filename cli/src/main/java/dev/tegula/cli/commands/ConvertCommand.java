@@ -9,7 +9,6 @@ import dev.tegula.core.ElementType;
 import dev.tegula.core.Shape;
 import dev.tegula.core.ShapeParseException;
 import dev.tegula.io.ConvertOptions;
-import dev.tegula.io.ConvertProgress;
 import dev.tegula.io.ConvertReport;
 import dev.tegula.io.ConvertRules;
 import dev.tegula.io.TensorFiles;

@@ -1,5 +1,6 @@
 package dev.tegula.io.internal;
 
+
 /**
  * The bytes the tensor file formats start with: what each format's reader checks, its writer
  * writes, and {@code TensorFormat} recognises a file by.
