@@ -56,8 +56,10 @@ final class Converter {
                 total = Math.addExact(total, Math.addExact(f.header().length, f.dataBytes()));
             }
             checkSpace(target, total);
-            if (format == TensorFormat.NPY_DIRECTORY) {
-                Files.createDirectories(target);
+            for (OutputFile f : files) {
+                if (!f.path().equals(target)) {
+                    Files.createDirectories(f.path().getParent());   // a format that writes files under the target
+                }
             }
             return new ConvertReport(target, format, write(files, options, new Progress(options.progress(), data)), data);
         } catch (ArithmeticException e) {

@@ -44,11 +44,12 @@ public final class TensorFiles {
     public static Array readAs(Path path, String name, Layout layout, Arena arena) throws IOException {
         Objects.requireNonNull(layout, "layout");
         Objects.requireNonNull(arena, "arena");
-        if (TensorFormat.ofSource(path, null) == TensorFormat.GGUF) {
+        TensorFormat format = TensorFormat.ofSource(path, null);
+        if (format == TensorFormat.GGUF) {
             return Gguf.readAs(path, name, layout, arena);
         }
         try (Arena mapping = Arena.ofConfined()) {
-            Array source = read(path, name, mapping);
+            Array source = read(format, path, name, mapping);
             ArrayShape target = source.shape().withLayout(layout);
             Array out = Array.allocate(arena, target);
             Relayout.plan(source.shape(), target).execute(source.segment(), out.segment());
@@ -67,11 +68,12 @@ public final class TensorFiles {
     public static Array readAs(Path path, String name, ArrayShape target, Arena arena) throws IOException {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(arena, "arena");
-        if (TensorFormat.ofSource(path, null) == TensorFormat.GGUF) {
+        TensorFormat format = TensorFormat.ofSource(path, null);
+        if (format == TensorFormat.GGUF) {
             return Gguf.readAs(path, name, target, arena);
         }
         try (Arena mapping = Arena.ofConfined()) {
-            Array source = read(path, name, mapping);
+            Array source = read(format, path, name, mapping);
             if (!java.util.Arrays.equals(source.shape().dimensions(), target.dimensions())) {
                 throw new IllegalArgumentException("target: dimensions of " + target + " differ from the tensor's "
                         + source.shape());
@@ -87,7 +89,11 @@ public final class TensorFiles {
      * block-quantized tensor: dequantized into a new f32 row-major array from {@code arena})
      */
     public static Array read(Path path, String name, Arena arena) throws IOException {
-        return switch (TensorFormat.ofSource(path, null)) {
+        return read(TensorFormat.ofSource(path, null), path, name, arena);
+    }
+
+    private static Array read(TensorFormat format, Path path, String name, Arena arena) throws IOException {
+        return switch (format) {
             case NpyFormat f -> Npy.read(path, arena);
             case GgufFormat f -> Gguf.read(path, needName(name, "a GGUF"), arena);
             case SafeTensorsFormat f -> SafeTensors.read(path, needName(name, "a safetensors"), arena);

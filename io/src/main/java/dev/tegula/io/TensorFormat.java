@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.foreign.Arena;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -137,9 +136,9 @@ public abstract sealed class TensorFormat permits NpyFormat, NpyDirectoryFormat,
 
     /**
      * {@return the format {@link TensorFiles#convert} writes to {@code target}} An existing
-     * directory is {@link #NPY_DIRECTORY}; a name ending {@code .npy}
-     * {@link #NPY}, {@code .safetensors} {@link #SAFETENSORS}; any other name {@link #RAW}, except
-     * names of formats convert does not write ({@code .gguf}, {@code .pt}, {@code .npz}, ...).
+     * directory is {@link #NPY_DIRECTORY}; a name ending {@code .npy} is {@link #NPY}, one ending
+     * {@code .safetensors} {@link #SAFETENSORS}; any other name {@link #RAW}, except names of
+     * formats convert does not write ({@code .gguf}, {@code .pt}, {@code .npz}, ...).
      *
      * @throws IllegalArgumentException if the name is that of a format convert does not write
      */
@@ -191,13 +190,13 @@ public abstract sealed class TensorFormat permits NpyFormat, NpyDirectoryFormat,
     private static byte[] head(Path path) {
         try (InputStream in = Files.newInputStream(path)) {
             return in.readNBytes(HEAD);
-        } catch (IOException | InvalidPathException e) {
+        } catch (IOException e) {
             return new byte[0];   // the format's reader reports the file's problem
         }
     }
 
     /** {@return the lower-case extension of a file name, without the dot, or ""} */
-    static String extension(Path p) {
+    private static String extension(Path p) {
         Path file = p.getFileName();
         String n = file == null ? "" : file.toString();
         int dot = n.lastIndexOf('.');

@@ -77,8 +77,8 @@ public final class SafeTensorsWriter implements Closeable {
             out.close();
             throw e;
         }
-        return new SafeTensorsWriter(path, out, List.copyOf(tensors.sequencedKeySet()), List.copyOf(tensors.sequencedValues()),
-                List.copyOf(dtypes), sizes);
+        return new SafeTensorsWriter(path, out, List.copyOf(tensors.sequencedKeySet()),
+                List.copyOf(tensors.sequencedValues()), List.copyOf(dtypes), sizes);
     }
 
     /**
