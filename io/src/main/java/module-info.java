@@ -1,7 +1,8 @@
 /**
- * Tegula io: tensor files and native exchange ({@code .npy}, safetensors, GGUF, DLPack) and reading a
- * tensor into a chosen layout. Its parsers and file helpers live in an internal package that is
- * not exported.
+ * Tegula io: tensor files and native exchange, one package per format ({@code .npy}, safetensors,
+ * GGUF, DLPack), and in {@code dev.tegula.io} the formats as a type, reading a tensor into a
+ * chosen layout and converting whole files. Its parsers and file helpers live in an internal
+ * package that is not exported.
  */
 module dev.tegula.io {
     requires transitive dev.tegula.core;
@@ -9,4 +10,8 @@ module dev.tegula.io {
     requires transitive dev.tegula.vector;
     requires org.slf4j;
     exports dev.tegula.io;
+    exports dev.tegula.io.npy;
+    exports dev.tegula.io.safetensors;
+    exports dev.tegula.io.gguf;
+    exports dev.tegula.io.dlpack;
 }

@@ -14,11 +14,11 @@ import shutil
 import struct
 
 HERE = os.path.dirname(__file__)
-RES = os.path.join(HERE, "..", "resources", "dev", "tegula", "ffm", "io")
+RES = os.path.join(HERE, "..", "resources", "dev", "tegula", "io")
 
 
-def out_dir(cls, method):
-    d = os.path.join(RES, cls + "Inputs", method)
+def out_dir(package, cls, method):
+    d = os.path.join(RES, package, cls + "Inputs", method)
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
     return d
@@ -49,7 +49,7 @@ def npy_raw(header):
 
 
 def main():
-    npy = out_dir("NpyFuzzTest", "readNpy")
+    npy = out_dir("npy", "NpyFuzzTest", "readNpy")
     fixtures = os.path.join(RES, "npy")
     for name in sorted(os.listdir(fixtures)):
         blob = open(os.path.join(fixtures, name), "rb").read()
@@ -61,7 +61,7 @@ def main():
     put(npy, "bad-descr.npy", npy_raw("{'descr': '<U8', 'fortran_order': False, 'shape': (1,), }  \n") + b"\0" * 32)
     put(npy, "huge-shape.npy", npy_raw("{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904, 4), }\n"))
 
-    st = out_dir("SafeTensorsFuzzTest", "readSafeTensors")
+    st = out_dir("safetensors", "SafeTensorsFuzzTest", "readSafeTensors")
     i32 = struct.pack("<4i", 1, -2, 3, 4)
     samples = {
         "i32.safetensors": safetensors({"test": ("I32", [2, 2], i32)}, {"format": "pt"}),
@@ -94,7 +94,7 @@ def main():
     put(st, "overflow.safetensors", struct.pack("<Q", 80) + b'{"a":{"dtype":"F64","shape":[4611686018427387904,4],"data_offsets":[0,8]}}    ' + b"\0" * 8)
     put(st, "unknown-dtype.safetensors", struct.pack("<Q", 56) + b'{"a":{"dtype":"Q8","shape":[1],"data_offsets":[0,1]}}   ' + b"\0")
 
-    js = out_dir("SafeTensorsFuzzTest", "parseJson")
+    js = out_dir("safetensors", "SafeTensorsFuzzTest", "parseJson")
     for i, text in enumerate([
         '{"a":{"dtype":"F32","shape":[2,3],"data_offsets":[0,24]},"__metadata__":{"k":"v"}}',
         '[1, -2.5e3, true, false, null, "x\\u00e9\\n", {}]',

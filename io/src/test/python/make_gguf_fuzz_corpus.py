@@ -14,7 +14,7 @@ import struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RES = os.path.join(HERE, "..", "resources", "dev", "tegula", "io")
-OUT = os.path.join(RES, "GgufFuzzTestInputs", "readGguf")
+OUT = os.path.join(RES, "gguf", "GgufFuzzTestInputs", "readGguf")
 
 
 def s(text):

@@ -14,7 +14,7 @@ Every file is listed in FIXTURES with the logical values NpyTest checks.
 import os
 import struct
 
-OUT = os.path.join(os.path.dirname(__file__), "..", "resources", "dev", "tegula", "ffm", "io", "npy")
+OUT = os.path.join(os.path.dirname(__file__), "..", "resources", "dev", "tegula", "io", "npy")
 
 
 def header(descr, fortran, shape, version=(1, 0), long_suffix=False):

@@ -6,7 +6,7 @@ writes the same bytes as make_npy_fixtures.py, which builds them from the format
 without NumPy; check with:
 
     /usr/bin/python3 io/src/test/python/make_npy_fixtures_numpy.py OUTDIR
-    cmp OUTDIR/f4.npy ffm/src/test/resources/dev/tegula/io/npy/f4.npy   # and so on
+    cmp OUTDIR/f4.npy io/src/test/resources/dev/tegula/io/npy/f4.npy   # and so on
 
 py2_long.npy (a shape written as (2L, 3L) by Python 2's NumPy) cannot be produced by a current
 NumPy and stays built by hand.

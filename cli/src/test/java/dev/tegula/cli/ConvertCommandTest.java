@@ -9,8 +9,8 @@ import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
 import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
-import dev.tegula.io.Npy;
-import dev.tegula.io.SafeTensors;
+import dev.tegula.io.npy.Npy;
+import dev.tegula.io.safetensors.SafeTensors;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -102,7 +102,8 @@ class ConvertCommandTest {
         }
         assertTrue(MainTest.run(cases[0]).err().contains("bad tensor file"), MainTest.run(cases[0]).err());
         assertTrue(MainTest.run(cases[1]).err().contains("nope"));
-        assertTrue(MainTest.run(cases[2]).err().contains("--tensor is needed"));
+        assertTrue(MainTest.run(cases[2]).err().contains("(raw) holds one tensor and " + model + " has 2 [w, b]"),
+                MainTest.run(cases[2]).err());
         assertTrue(MainTest.run(cases[5]).err().contains("bf16 has no .npy dtype"));
         assertTrue(MainTest.run(cases[6]).err().contains("row-major (C) or column-major"));
     }

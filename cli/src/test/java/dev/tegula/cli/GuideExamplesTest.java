@@ -242,7 +242,7 @@ class GuideExamplesTest {
             t.put("w.weight", Array.allocate(arena, ArrayShape.of(ElementType.F32, 20, 300)));
             t.put("w.bias", Array.allocate(arena, ArrayShape.of(ElementType.F32, 300)));
             t.put("step", Array.allocate(arena, ArrayShape.of(ElementType.S64)));
-            dev.tegula.io.SafeTensors.write(t, model);
+            dev.tegula.io.safetensors.SafeTensors.write(t, model);
         }
         java.util.List<String> printed = new java.util.ArrayList<>();
         // tag::convert[]

@@ -8,11 +8,11 @@ import dev.tegula.core.ArrayShape;
  * What {@link TensorFiles#convert} wrote.
  *
  * @param target  the file (or directory) written
- * @param format  the output format: {@code npy}, {@code npy-dir}, {@code safetensors} or {@code raw}
+ * @param format  the format written
  * @param tensors one entry per tensor written, in output order
  * @param bytes   the bytes of tensor data written (headers not counted)
  */
-public record ConvertReport(Path target, String format, List<Tensor> tensors, long bytes) {
+public record ConvertReport(Path target, TensorFormat format, List<Tensor> tensors, long bytes) {
     /**
      * One tensor converted.
      *

@@ -1,65 +1,34 @@
 package dev.tegula.io;
 
-import dev.tegula.core.ArrayShape;
-import dev.tegula.core.Layout;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.internal.AtomicFile;
+import dev.tegula.io.internal.MappedFiles;
 import dev.tegula.io.internal.NativeFiles;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
 
-/** The work of {@link TensorFiles#convert}: plan the output, check it fits, write it through mappings, commit. */
+/**
+ * The work of {@link TensorFiles#convert}: open the input, let the output's {@link TensorFormat}
+ * lay it out, check it fits, write it through mappings, commit.
+ */
 final class Converter {
-    /** Extensions of formats convert does not write: refused rather than written as a raw buffer. */
-    static final Set<String> REFUSED = Set.of("gguf", "npz", "pt", "pth", "ckpt", "h5", "hdf5", "onnx", "pb", "tflite",
-            "pkl", "pickle", "json", "txt", "csv", "png", "svg", "zip", "tar", "gz", "msgpack");
-
-    /** One tensor of the output: where its bytes go and in which shape they lie. */
-    private record Planned(String name, TensorSource.Named source, ArrayShape to, String dtype, long[] fileDims, long offset,
-                           long bytes) {
-    }
-
     private Converter() {
-    }
-
-    /** {@return the output format for {@code target}: npy, npy-dir, safetensors or raw} */
-    static String outputFormat(Path target) {
-        if (Files.isDirectory(target) || target.toString().endsWith("/")) {
-            return "npy-dir";
-        }
-        String ext = TensorSource.extension(target);
-        return switch (ext) {
-            case "npy" -> "npy";
-            case "safetensors" -> "safetensors";
-            default -> {
-                if (REFUSED.contains(ext)) {
-                    throw new IllegalArgumentException("target: convert does not write ." + ext + " files (" + target
-                            + "); it writes .npy, .safetensors, a directory of .npy files, or a raw buffer (any other"
-                            + " name, e.g. .bin)");
-                }
-                yield "raw";
-            }
-        };
     }
 
     static ConvertReport convert(Path source, Path target, ConvertRules rules, ConvertOptions options)
             throws IOException {
-        String format = outputFormat(target);
+        TensorFormat format = TensorFormat.ofTarget(target);
         try (Arena mapping = Arena.ofShared()) {
             TensorSource in = TensorSource.open(source, options.rawShape(), mapping);
             List<TensorSource.Named> chosen = in.tensors().stream().filter(t -> rules.selects(t.name())).toList();
@@ -68,70 +37,64 @@ final class Converter {
                         : ": no tensor '" + rules.selected() + "' (it has "
                         + in.tensors().stream().map(TensorSource.Named::name).toList() + ")"));
             }
-            if ((format.equals("npy") || format.equals("raw")) && chosen.size() != 1) {
+            if (format.holdsOneTensor() && chosen.size() != 1) {
                 throw new IllegalArgumentException("target: " + target + " (" + format + ") holds one tensor and "
-                        + source + " has " + chosen.size() + ": choose one, or write .safetensors or a directory");
+                        + source + " has " + chosen.size() + " " + chosen.stream().map(TensorSource.Named::name).toList()
+                        + ": choose one, or write .safetensors or a directory");
             }
-            Map<String, String> metadata = new LinkedHashMap<>(in.metadata());
-            List<Planned> plan = new ArrayList<>();
-            long offset = 0;
             for (TensorSource.Named t : chosen) {
-                Planned p = plan(format, t, rules, offset, metadata);
-                plan.add(p);
-                offset = Math.addExact(offset, p.bytes);
+                if (t.quantized() != null && t.quantized().type().quantBlock() == null) {
+                    throw new IllegalArgumentException("tensor '" + t.name() + "' is GGUF " + t.quantized().type()
+                            + ", which Tegula does not dequantize");
+                }
             }
-            byte[] header = format.equals("safetensors") ? safetensorsHeader(plan, metadata) : new byte[0];
-            if (format.equals("npy-dir")) {
-                checkSpace(target, offset + 4096L * plan.size());
-                return writeDirectory(target, plan, options);
+            List<OutputFile> files = format.plan(target, chosen, rules, new LinkedHashMap<>(in.metadata()));
+            long data = 0;
+            long total = 0;
+            for (OutputFile f : files) {
+                data = Math.addExact(data, f.dataBytes());
+                total = Math.addExact(total, Math.addExact(f.header().length, f.dataBytes()));
             }
-            if (format.equals("npy")) {
-                Planned p = plan.getFirst();
-                header = Npy.header(NpyHeader.descr(p.to.elementType()), isFortran(p.to), p.to.dimensions(), 0);
-            }
-            long total = Math.addExact(header.length, offset);
             checkSpace(target, total);
-            Progress progress = new Progress(options.progress(), offset);
-            List<ConvertReport.Tensor> done = new ArrayList<>();
-            try (AtomicFile out = AtomicFile.create(target);
-                 NativeFiles.Descriptor fd = NativeFiles.open(out.temporary(), true)) {
-                MappedFiles.writeFully(out.channel(), header);
-                NativeFiles.reserve(fd, 0, total, target.toString());
-                done.addAll(writeAll(out.channel(), fd, header.length, plan, options, progress));
-                out.commit();
+            for (OutputFile f : files) {
+                if (!f.path().equals(target)) {
+                    Files.createDirectories(f.path().getParent());   // a format that writes files under the target
+                }
             }
-            return new ConvertReport(target, format, done, offset);
+            return new ConvertReport(target, format, write(files, options, new Progress(options.progress(), data)), data);
         } catch (ArithmeticException e) {
             throw new IllegalArgumentException("target: the output would be larger than " + Long.MAX_VALUE + " bytes", e);
         }
     }
 
-    private static ConvertReport writeDirectory(Path dir, List<Planned> plan, ConvertOptions options) throws IOException {
-        Files.createDirectories(dir);
-        List<AtomicFile> files = new ArrayList<>();
+    /**
+     * Writes each file to a temporary next to it (reserved on disk first, its header, then its
+     * tensors) and renames them all over their targets once every one is complete; on any failure
+     * the temporaries are deleted and the targets left as they were.
+     */
+    private static List<ConvertReport.Tensor> write(List<OutputFile> files, ConvertOptions options, Progress progress)
+            throws IOException {
+        List<AtomicFile> written = new ArrayList<>();
         List<ConvertReport.Tensor> done = new ArrayList<>();
-        long total = plan.stream().mapToLong(Planned::bytes).sum();
-        Progress progress = new Progress(options.progress(), total);
         try {
-            for (Planned p : plan) {
-                AtomicFile out = AtomicFile.create(dir.resolve(p.name + ".npy"));
-                files.add(out);
-                byte[] header = Npy.header(NpyHeader.descr(p.to.elementType()), isFortran(p.to), p.to.dimensions(), 0);
-                MappedFiles.writeFully(out.channel(), header);
+            for (OutputFile f : files) {
+                AtomicFile out = AtomicFile.create(f.path());
+                written.add(out);
                 try (NativeFiles.Descriptor fd = NativeFiles.open(out.temporary(), true)) {
-                    NativeFiles.reserve(fd, 0, header.length + p.bytes, out.temporary().toString());
-                    done.add(write(out.channel(), fd, header.length, p, options, progress));
+                    MappedFiles.writeFully(out.channel(), f.header());
+                    NativeFiles.reserve(fd, 0, f.header().length + f.dataBytes(), f.path().toString());
+                    done.addAll(writeAll(out.channel(), fd, f.header().length, f.tensors(), options, progress));
                 }
             }
-            for (AtomicFile f : files) {
+            for (AtomicFile f : written) {
                 f.commit();
             }
         } finally {
-            for (AtomicFile f : files) {
+            for (AtomicFile f : written) {
                 f.close();
             }
         }
-        return new ConvertReport(dir, "npy-dir", done, total);
+        return done;
     }
 
     /**
@@ -140,7 +103,8 @@ final class Converter {
      * parallelism allows; the report keeps the plan's order.
      */
     private static List<ConvertReport.Tensor> writeAll(FileChannel ch, NativeFiles.Descriptor fd, long dataStart,
-                                                       List<Planned> plan, ConvertOptions options, Progress progress)
+                                                       List<OutputFile.Region> plan, ConvertOptions options,
+                                                       Progress progress)
             throws IOException {
         ConvertReport.Tensor[] done = new ConvertReport.Tensor[plan.size()];
         Throwable[] failures = new Throwable[plan.size()];
@@ -148,19 +112,19 @@ final class Converter {
         boolean parallel = options.parallelism() > 1 && plan.size() > 1;
         try {
             for (int i = 0; i < plan.size(); i++) {
-                Planned p = plan.get(i);
+                OutputFile.Region p = plan.get(i);
                 int k = i;
-                if (parallel && p.bytes < SMALL_TENSOR) {
+                if (parallel && p.bytes() < SMALL_TENSOR) {
                     ConvertOptions one = options.withParallelism(1);
                     small.add(ForkJoinPool.commonPool().submit(() -> {
                         try {
-                            done[k] = write(ch, fd, dataStart + p.offset, p, one, progress);
+                            done[k] = write(ch, fd, dataStart + p.offset(), p, one, progress);
                         } catch (IOException | RuntimeException | Error e) {
                             failures[k] = e;   // the original, not the pool's copy of it
                         }
                     }));
                 } else {
-                    done[k] = write(ch, fd, dataStart + p.offset, p, options, progress);
+                    done[k] = write(ch, fd, dataStart + p.offset(), p, options, progress);
                 }
             }
             for (Future<?> f : small) {
@@ -206,30 +170,30 @@ final class Converter {
     static final long SMALL_TENSOR = 2L << 20;
 
     /** Writes one tensor into its region of the file through a read-write mapping, band by band. */
-    private static ConvertReport.Tensor write(FileChannel ch, NativeFiles.Descriptor fd, long at, Planned p,
+    private static ConvertReport.Tensor write(FileChannel ch, NativeFiles.Descriptor fd, long at, OutputFile.Region p,
                                               ConvertOptions options, Progress progress) throws IOException {
-        if (p.bytes == 0) {
-            return new ConvertReport.Tensor(p.name, p.source.shape(), p.to, 0, 0);
+        if (p.bytes() == 0) {
+            return new ConvertReport.Tensor(p.name(), p.source().shape(), p.to(), 0, 0);
         }
-        if (p.source.quantized() != null) {
+        if (p.source().quantized() != null) {
             return dequantize(ch, at, p, options, progress);
         }
         ExecutorService pool = options.parallelism() > 1 ? ForkJoinPool.commonPool() : null;
         long[] reported = {0};
         try (Arena arena = Arena.ofShared()) {
-            MemorySegment region = ch.map(FileChannel.MapMode.READ_WRITE, at, p.bytes, arena);
-            Array dst = Array.wrap(region, p.to);
+            MemorySegment region = ch.map(FileChannel.MapMode.READ_WRITE, at, p.bytes(), arena);
+            Array dst = Array.wrap(region, p.to());
             BandedCopy copy = new BandedCopy(options.memoryBytes(), pool, options.parallelism(), fd, at, region,
                     bytes -> {
-                        long n = Math.min(bytes, p.bytes - reported[0]);
+                        long n = Math.min(bytes, p.bytes() - reported[0]);
                         reported[0] += n;
-                        progress.add(p.name, n);
+                        progress.add(p.name(), n);
                     });
-            BandedCopy.Result r = copy.run(p.source.array(), dst);
-            progress.add(p.name, p.bytes - reported[0]);
-            return new ConvertReport.Tensor(p.name, p.source.shape(), p.to, r.bands(), r.sourcePasses());
+            BandedCopy.Result r = copy.run(p.source().array(), dst);
+            progress.add(p.name(), p.bytes() - reported[0]);
+            return new ConvertReport.Tensor(p.name(), p.source().shape(), p.to(), r.bands(), r.sourcePasses());
         } catch (InternalError e) {
-            throw new IOException("writing tensor '" + p.name + "' failed (is the disk full?): " + e.getMessage(), e);
+            throw new IOException("writing tensor '" + p.name() + "' failed (is the disk full?): " + e.getMessage(), e);
         }
     }
 
@@ -237,82 +201,16 @@ final class Converter {
      * Writes a block-quantized GGUF tensor: dequantized straight into a read-write mapping of its
      * region in one pass over the blocks (the dequantizer's scratch is a few rows; no band is needed).
      */
-    private static ConvertReport.Tensor dequantize(FileChannel ch, long at, Planned p, ConvertOptions options,
+    private static ConvertReport.Tensor dequantize(FileChannel ch, long at, OutputFile.Region p, ConvertOptions options,
                                                    Progress progress) throws IOException {
         ExecutorService pool = options.parallelism() > 1 ? ForkJoinPool.commonPool() : null;
         try (Arena arena = Arena.ofShared()) {
-            MemorySegment region = ch.map(FileChannel.MapMode.READ_WRITE, at, p.bytes, arena);
-            p.source.quantized().readInto(Array.wrap(region, p.to), pool, options.parallelism());
-            progress.add(p.name, p.bytes);
-            return new ConvertReport.Tensor(p.name, p.source.shape(), p.to, 1, 1);
+            MemorySegment region = ch.map(FileChannel.MapMode.READ_WRITE, at, p.bytes(), arena);
+            p.source().quantized().readInto(Array.wrap(region, p.to()), pool, options.parallelism());
+            progress.add(p.name(), p.bytes());
+            return new ConvertReport.Tensor(p.name(), p.source().shape(), p.to(), 1, 1);
         } catch (InternalError e) {
-            throw new IOException("writing tensor '" + p.name + "' failed (is the disk full?): " + e.getMessage(), e);
-        }
-    }
-
-    private static Planned plan(String format, TensorSource.Named t, ConvertRules rules, long offset,
-                                Map<String, String> metadata) {
-        if (t.quantized() != null && t.quantized().type().quantBlock() == null) {
-            throw new IllegalArgumentException("tensor '" + t.name() + "' is GGUF " + t.quantized().type()
-                    + ", which Tegula does not dequantize");
-        }
-        ArrayShape from = t.shape();
-        ArrayShape to = rules.target(t.name(), from);
-        long[] dims = to.dimensions();
-        String dtype = null;
-        long[] fileDims = dims;
-        switch (format) {
-            case "npy", "npy-dir" -> {
-                checkNpy(t.name(), to);
-                if (format.equals("npy-dir")) {
-                    checkFileName(t.name());
-                }
-            }
-            case "safetensors" -> {
-                SafeTensorsDtype d = SafeTensorsDtype.of(to.elementType());
-                if (to.equals(ArrayShape.of(to.elementType(), dims)) && d.wrapsDirectly()) {
-                    to = d.fileShape(dims);
-                }
-                if (d.wrapsDirectly() && to.equals(d.fileShape(dims))) {
-                    dtype = d.name();
-                    metadata.remove(TensorSource.SHAPE_KEY + t.name());
-                } else if (!d.wrapsDirectly()) {
-                    throw new IllegalArgumentException("tensor '" + t.name() + "': convert does not write packed "
-                            + d.name() + " tensors yet; choose another --type");
-                } else {
-                    dtype = SafeTensorsDtype.U8.name();
-                    fileDims = new long[] {to.bufferSize()};
-                    metadata.put(TensorSource.SHAPE_KEY + t.name(), to.toString());
-                }
-            }
-            default -> {
-            }
-        }
-        return new Planned(t.name(), t, to, dtype, fileDims, offset, to.bufferSize());
-    }
-
-    private static void checkNpy(String name, ArrayShape to) {
-        Layout l = to.layout();
-        int rank = to.rank();
-        boolean plain = !l.isTiled() && !l.hasPaddedDimensions() && l.elementSizeInBits() == 0 && l.memorySpace() == 0;
-        if (!plain || !(isFortran(to) || Arrays.equals(l.minorToMajor(), Layout.rowMajor(rank).minorToMajor()))) {
-            throw new IllegalArgumentException("tensor '" + name + "': " + l + " cannot be an .npy file, which holds"
-                    + " only row-major (C) or column-major (Fortran) data; write a raw buffer or .safetensors instead");
-        }
-        if (!Npy.supports(to.elementType())) {
-            throw new IllegalArgumentException("tensor '" + name + "': " + to.elementType() + " has no .npy dtype;"
-                    + " write a raw buffer or .safetensors instead");
-        }
-    }
-
-    private static boolean isFortran(ArrayShape s) {
-        return s.rank() > 1 && Arrays.equals(s.layout().minorToMajor(), Layout.columnMajor(s.rank()).minorToMajor());
-    }
-
-    private static void checkFileName(String name) {
-        if (name.isEmpty() || name.equals(".") || name.equals("..") || name.indexOf('/') >= 0 || name.indexOf('\\') >= 0
-                || name.indexOf('\0') >= 0) {
-            throw new IllegalArgumentException("tensor '" + name + "' cannot be a file name in a directory of .npy files");
+            throw new IOException("writing tensor '" + p.name() + "' failed (is the disk full?): " + e.getMessage(), e);
         }
     }
 
@@ -341,60 +239,6 @@ final class Converter {
             u++;
         }
         return u == 0 ? bytes + " B" : String.format(java.util.Locale.ROOT, "%.1f %s", v, units[u]);
-    }
-
-    /** The safetensors header of the planned tensors, padded so the data starts at a multiple of 64. */
-    private static byte[] safetensorsHeader(List<Planned> plan, Map<String, String> metadata) {
-        StringBuilder json = new StringBuilder("{");
-        if (!metadata.isEmpty()) {
-            json.append("\"__metadata__\":{");
-            boolean first = true;
-            for (Map.Entry<String, String> e : metadata.entrySet()) {
-                json.append(first ? "" : ",");
-                quote(json, e.getKey()).append(':');
-                quote(json, e.getValue());
-                first = false;
-            }
-            json.append('}');
-        }
-        for (Planned p : plan) {
-            if (p.name.equals("__metadata__")) {
-                throw new IllegalArgumentException("tensors: the name __metadata__ is reserved");
-            }
-            json.append(json.length() > 1 ? "," : "");
-            quote(json, p.name).append(":{\"dtype\":\"").append(p.dtype).append("\",\"shape\":")
-                    .append(Arrays.toString(p.fileDims).replace(" ", "")).append(",\"data_offsets\":[")
-                    .append(p.offset).append(',').append(p.offset + p.bytes).append("]}");
-        }
-        json.append('}');
-        byte[] text = json.toString().getBytes(StandardCharsets.UTF_8);
-        long padded = text.length + Math.floorMod(-(8L + text.length), SafeTensors.ALIGNMENT);
-        if (padded > SafeTensorsHeader.MAX_HEADER_BYTES) {
-            throw new IllegalArgumentException("tensors: the header would be " + padded + " bytes, over the cap of "
-                    + SafeTensorsHeader.MAX_HEADER_BYTES);
-        }
-        byte[] header = new byte[Math.toIntExact(8 + padded)];
-        for (int i = 0; i < 8; i++) {
-            header[i] = (byte) (padded >>> (8 * i));
-        }
-        System.arraycopy(text, 0, header, 8, text.length);
-        Arrays.fill(header, 8 + text.length, header.length, (byte) ' ');
-        return header;
-    }
-
-    private static StringBuilder quote(StringBuilder b, String s) {
-        b.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '"' || c == '\\') {
-                b.append('\\').append(c);
-            } else if (c < 0x20) {
-                b.append(String.format("\\u%04x", (int) c));
-            } else {
-                b.append(c);
-            }
-        }
-        return b.append('"');
     }
 
     /** Sums band bytes into the caller's listener, one call at a time whatever thread writes. */

@@ -3,13 +3,13 @@ package dev.tegula.io;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Layout;
 import dev.tegula.ffm.Array;
-import dev.tegula.io.Npy;
-import dev.tegula.io.SafeTensors;
+import dev.tegula.io.gguf.Gguf;
+import dev.tegula.io.npy.Npy;
+import dev.tegula.io.safetensors.SafeTensors;
 import dev.tegula.vector.Relayout;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -32,8 +32,9 @@ public final class TensorFiles {
     /**
      * {@return the tensor {@code name} of a safetensors or GGUF file (or the array of an {@code .npy} file,
      * {@code name} ignored) as a new array in {@code layout}, allocated from {@code arena}}
-     * Files ending {@code .npy} are read as NumPy files, {@code .gguf} as GGUF (a block-quantized
-     * tensor is dequantized to f32 in the same pass; see {@link Gguf}), everything else as safetensors.
+     * The file is read in the format {@link TensorFormat#ofSource} gives it: by its name, else by its
+     * first bytes (a GGUF block-quantized tensor is dequantized to f32 in the same pass; see
+     * {@link Gguf}).
      *
      * @param name   the tensor's name in a safetensors or GGUF file; may be null for {@code .npy}
      * @param layout the target layout (its rank must match the tensor's)
@@ -43,11 +44,12 @@ public final class TensorFiles {
     public static Array readAs(Path path, String name, Layout layout, Arena arena) throws IOException {
         Objects.requireNonNull(layout, "layout");
         Objects.requireNonNull(arena, "arena");
-        if (isGguf(path)) {
+        TensorFormat format = TensorFormat.ofSource(path, null);
+        if (format == TensorFormat.GGUF) {
             return Gguf.readAs(path, name, layout, arena);
         }
         try (Arena mapping = Arena.ofConfined()) {
-            Array source = read(path, name, mapping);
+            Array source = read(format, path, name, mapping);
             ArrayShape target = source.shape().withLayout(layout);
             Array out = Array.allocate(arena, target);
             Relayout.plan(source.shape(), target).execute(source.segment(), out.segment());
@@ -66,11 +68,12 @@ public final class TensorFiles {
     public static Array readAs(Path path, String name, ArrayShape target, Arena arena) throws IOException {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(arena, "arena");
-        if (isGguf(path)) {
+        TensorFormat format = TensorFormat.ofSource(path, null);
+        if (format == TensorFormat.GGUF) {
             return Gguf.readAs(path, name, target, arena);
         }
         try (Arena mapping = Arena.ofConfined()) {
-            Array source = read(path, name, mapping);
+            Array source = read(format, path, name, mapping);
             if (!java.util.Arrays.equals(source.shape().dimensions(), target.dimensions())) {
                 throw new IllegalArgumentException("target: dimensions of " + target + " differ from the tensor's "
                         + source.shape());
@@ -86,19 +89,25 @@ public final class TensorFiles {
      * block-quantized tensor: dequantized into a new f32 row-major array from {@code arena})
      */
     public static Array read(Path path, String name, Arena arena) throws IOException {
-        if (isNpy(path)) {
-            return Npy.read(path, arena);
-        }
-        if (isGguf(path)) {
-            if (name == null) {
-                throw new IllegalArgumentException("name: a GGUF file needs a tensor name");
-            }
-            return Gguf.read(path, name, arena);
-        }
+        return read(TensorFormat.ofSource(path, null), path, name, arena);
+    }
+
+    private static Array read(TensorFormat format, Path path, String name, Arena arena) throws IOException {
+        return switch (format) {
+            case NpyFormat f -> Npy.read(path, arena);
+            case GgufFormat f -> Gguf.read(path, needName(name, "a GGUF"), arena);
+            case SafeTensorsFormat f -> SafeTensors.read(path, needName(name, "a safetensors"), arena);
+            case NpyDirectoryFormat f -> throw new IllegalArgumentException("path: " + path + " is a directory; read one"
+                    + " of its .npy files");
+            case RawFormat f -> throw new AssertionError(f);   // only given a raw shape
+        };
+    }
+
+    private static String needName(String name, String file) {
         if (name == null) {
-            throw new IllegalArgumentException("name: a safetensors file needs a tensor name");
+            throw new IllegalArgumentException("name: " + file + " file needs a tensor name");
         }
-        return SafeTensors.read(path, name, arena);
+        return name;
     }
 
     /**
@@ -108,18 +117,18 @@ public final class TensorFiles {
      * ({@link ConvertOptions#memoryBytes()} sizes the bands); no anonymous buffer of a tensor's
      * size is allocated, so files larger than memory convert (the page cache is the kernel's).
      *
-     * <p><b>Input</b> (one dispatch for every format): a directory of {@code .npy} files (one tensor
-     * each, named by the file's stem), a file ending {@code .npy}, a raw buffer when
-     * {@link ConvertOptions#rawShape()} gives its full shape, a file ending {@code .gguf} (plain
+     * <p><b>Input</b>, in the format {@link TensorFormat#ofSource} gives it: a directory of
+     * {@code .npy} files (one tensor each, named by the file's stem), an {@code .npy} file, a raw
+     * buffer when {@link ConvertOptions#rawShape()} gives its full shape, a GGUF file (plain
      * tensors copied from the mapping, block-quantized ones dequantized straight into the output in
      * one pass; a type Tegula does not dequantize is refused by name before anything is written;
-     * GGUF metadata is not carried over), else a safetensors file (every tensor, its
+     * GGUF metadata is not carried over), or a safetensors file (every tensor, its
      * {@code __metadata__} kept).
      *
-     * <p><b>Output</b>, chosen by {@code target}'s name: an existing directory or a name ending
-     * {@code /} gets one {@code NAME.npy} per tensor; {@code .npy} one NumPy file (one tensor,
-     * row- or column-major); {@code .safetensors} every tensor, row-major ones as the format stores
-     * them, others (tiled, permuted, padded) as {@code U8} tensors of their buffer with their full
+     * <p><b>Output</b>, in the format {@link TensorFormat#ofTarget} gives {@code target}'s name
+     * (the report says which): an existing directory gets one {@code NAME.npy} per tensor;
+     * {@code .npy} one NumPy file (one tensor, row- or column-major); {@code .safetensors} every
+     * tensor, row-major ones as the format stores them, others (tiled, permuted, padded) as {@code U8} tensors of their buffer with their full
      * shape text in {@code __metadata__} under {@code tegula.shape.NAME}, which this method reads
      * back; a few extensions of other formats ({@code .gguf}, {@code .pt}, {@code .npz}, ...) are
      * refused; any other name gets the raw buffer of one tensor in its layout (tiles and padding
@@ -150,15 +159,5 @@ public final class TensorFiles {
         Objects.requireNonNull(rules, "rules");
         Objects.requireNonNull(options, "options");
         return Converter.convert(source, target, rules, options);
-    }
-
-    /** {@return true if the file name ends in {@code .gguf} (any case)} */
-    public static boolean isGguf(Path path) {
-        return path.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".gguf");
-    }
-
-    /** {@return true if the file name ends in {@code .npy} (any case)} */
-    public static boolean isNpy(Path path) {
-        return path.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".npy");
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.ffm.Array;
+import dev.tegula.io.npy.Npy;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

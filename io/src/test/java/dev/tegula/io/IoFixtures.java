@@ -1,21 +1,25 @@
 package dev.tegula.io;
 
+import dev.tegula.ffm.Array;
+import dev.tegula.io.internal.FileMagic;
+import dev.tegula.io.npy.Npy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Fixture bytes and hand-made files shared by the io tests. */
-final class IoFixtures {
+/** Fixture bytes and hand-made files shared by the io tests of every format package. */
+public final class IoFixtures {
     private IoFixtures() {
     }
 
     /** {@return the bytes of the committed fixture {@code npy/NAME}} */
-    static byte[] npy(String name) {
+    public static byte[] npy(String name) {
         try (InputStream in = IoFixtures.class.getResourceAsStream("npy/" + name)) {
             if (in == null) {
                 throw new IllegalStateException("missing fixture npy/" + name);
@@ -26,12 +30,45 @@ final class IoFixtures {
         }
     }
 
+    private static Path ggufCopies;
+
+    /** {@return the committed fixture {@code gguf/NAME} copied to a temporary directory (once per JVM)} */
+    public static synchronized Path gguf(String name) {
+        try {
+            if (ggufCopies == null) {
+                ggufCopies = Files.createTempDirectory("gguf-fixtures");
+                ggufCopies.toFile().deleteOnExit();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Path p = ggufCopies.resolve(name);
+        if (Files.exists(p)) {
+            return p;
+        }
+        try (InputStream in = IoFixtures.class.getResourceAsStream("gguf/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing fixture gguf/" + name);
+            }
+            Files.copy(in, p);
+            p.toFile().deleteOnExit();
+            return p;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** {@return gguf-py's dequantization of the fixtures' tensor of block type {@code type} ({@code gguf/ref_TYPE.npy})} */
+    public static Array ggufReference(String type, Arena arena) throws IOException {
+        return Npy.read(gguf("ref_" + type + ".npy"), arena);
+    }
+
     /** {@return an .npy file with this exact header text (no padding added) and data} */
-    static byte[] npyWithHeader(int major, String header, byte[] data) {
+    public static byte[] npyWithHeader(int major, String header, byte[] data) {
         byte[] text = header.getBytes(major == 3 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
         int lenBytes = major == 1 ? 2 : 4;
         ByteBuffer b = ByteBuffer.allocate(8 + lenBytes + text.length + data.length).order(ByteOrder.LITTLE_ENDIAN);
-        b.put(NpyHeader.MAGIC).put((byte) major).put((byte) 0);
+        b.put(FileMagic.npy()).put((byte) major).put((byte) 0);
         if (major == 1) {
             b.putShort((short) text.length);
         } else {
@@ -41,13 +78,13 @@ final class IoFixtures {
     }
 
     /** {@return a safetensors file: 8-byte length, this header text, these data bytes} */
-    static byte[] safetensors(String header, byte[] data) {
+    public static byte[] safetensors(String header, byte[] data) {
         byte[] text = header.getBytes(StandardCharsets.UTF_8);
         return ByteBuffer.allocate(8 + text.length + data.length).order(ByteOrder.LITTLE_ENDIAN)
                 .putLong(text.length).put(text).put(data).array();
     }
 
-    static Path write(Path dir, String name, byte[] bytes) {
+    public static Path write(Path dir, String name, byte[] bytes) {
         try {
             return Files.write(dir.resolve(name), bytes);
         } catch (IOException e) {

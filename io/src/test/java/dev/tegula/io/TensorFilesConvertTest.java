@@ -10,6 +10,10 @@ import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
 import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
+import dev.tegula.io.internal.MappedFiles;
+import dev.tegula.io.npy.Npy;
+import dev.tegula.io.safetensors.SafeTensors;
+import dev.tegula.io.safetensors.SafeTensorsHeader;
 import dev.tegula.vector.Relayout;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -64,7 +68,7 @@ class TensorFilesConvertTest {
             Path out = dir.resolve("a.bin");
             ArrayShape tiled = shape("f32[1000,700]{1,0:T(8,128)}");
             ConvertReport r = TensorFiles.convert(in, out, ConvertRules.all().layout("*", tiled.layout()), small());
-            assertEquals("raw", r.format());
+            assertEquals(TensorFormat.RAW, r.format());
             assertEquals(tiled, r.tensors().getFirst().to());
             assertTrue(r.tensors().getFirst().bands() > 2, "bands: " + r.tensors().getFirst().bands());
             assertEquals(1.0, r.tensors().getFirst().sourcePasses(), 0.01);
@@ -178,7 +182,7 @@ class TensorFilesConvertTest {
                     assertArrayEquals(tensors.get(e.getKey()).toDoubleArray(), e.getValue().toDoubleArray(), e.getKey());
                 }
                 assertTrue(SafeTensors.readHeader(plain).metadata().keySet().stream()
-                        .noneMatch(k -> k.startsWith(TensorSource.SHAPE_KEY)));
+                        .noneMatch(k -> k.startsWith(SafeTensorsFormat.SHAPE_KEY)));
             }
             assertNoTemporaries();
         }

@@ -9,17 +9,18 @@ import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
 import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
+import dev.tegula.io.npy.Npy;
 import dev.tegula.vector.Relayout;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** GGUF files through the one format dispatch of {@link TensorFiles} (what {@code tegula convert} reads with). */
 class TensorFilesGgufTest {
-    private static final Path FILE = GgufTest.fixture("all_types_v3.gguf");
+    private static final Path FILE = IoFixtures.gguf("all_types_v3.gguf");
 
     @Test
     void readGivesPlainTensorsMappedAndBlockTensorsDequantized() throws IOException {
@@ -28,7 +29,7 @@ class TensorFilesGgufTest {
             assertEquals(ArrayShape.of(ElementType.F16, 3, 5), plain.shape());
             assertTrue(plain.isReadOnly());
             Array q = TensorFiles.read(FILE, "q.Q6_K", arena);
-            assertEquals(-1, GgufTest.reference("Q6_K", arena).segment().mismatch(q.segment()));
+            assertEquals(-1, IoFixtures.ggufReference("Q6_K", arena).segment().mismatch(q.segment()));
             assertThrows(IllegalArgumentException.class, () -> TensorFiles.read(FILE, null, arena));
             assertThrows(TensorFormatException.class, () -> TensorFiles.read(FILE, "absent", arena));
         }
@@ -42,7 +43,7 @@ class TensorFilesGgufTest {
             assertEquals(ArrayShape.of(ElementType.S16, 3, 5).withLayout(colMajor), plain.shape());
             assertEquals(-7000 + 1500 * 7, plain.getLong(1, 2));
             Array q = TensorFiles.readAs(FILE, "q.Q3_K", colMajor, arena);
-            Array ref = GgufTest.reference("Q3_K", arena);
+            Array ref = IoFixtures.ggufReference("Q3_K", arena);
             assertEquals(-1, Relayout.to(ref, colMajor, arena).segment().mismatch(q.segment()));
         }
     }
@@ -52,9 +53,9 @@ class TensorFilesGgufTest {
         try (Arena arena = Arena.ofConfined()) {
             ArrayShape target = (ArrayShape) Shape.parse("bf16[2,512]{0,1:T(8,128)(2,1)}");
             Array q = TensorFiles.readAs(FILE, "q.Q4_K", target, arena);
-            Array expected = Relayout.to(GgufTest.reference("Q4_K", arena), target, arena);
+            Array expected = Relayout.to(IoFixtures.ggufReference("Q4_K", arena), target, arena);
             assertEquals(-1, expected.segment().mismatch(q.segment()));
-            Path npy = GgufTest.fixture("ref_Q4_K.npy");
+            Path npy = IoFixtures.gguf("ref_Q4_K.npy");
             Array fromNpy = TensorFiles.readAs(npy, null, target, arena);
             assertEquals(-1, expected.segment().mismatch(fromNpy.segment()));
             assertThrows(IllegalArgumentException.class,
@@ -73,12 +74,12 @@ class TensorFilesGgufTest {
             for (String t : new String[] {"Q4_0", "Q8_0", "Q5_1", "Q2_K", "Q6_K"}) {
                 Path out = dir.resolve(t + ".npy");
                 TensorFiles.convert(FILE, out, ConvertRules.all().only("q." + t), ConvertOptions.defaults());
-                assertEquals(-1, GgufTest.reference(t, arena).segment().mismatch(Npy.read(out, arena).segment()), t);
+                assertEquals(-1, IoFixtures.ggufReference(t, arena).segment().mismatch(Npy.read(out, arena).segment()), t);
             }
             ArrayShape tiled = (ArrayShape) Shape.parse("bf16[2,512]{1,0:T(8,128)(2,1)}");
             Path raw = dir.resolve("q4k.bin");
             TensorFiles.convert(FILE, raw, ConvertRules.all().only("q.Q4_K").shape("*", tiled), ConvertOptions.defaults());
-            Array expected = Relayout.to(GgufTest.reference("Q4_K", arena), tiled, arena);
+            Array expected = Relayout.to(IoFixtures.ggufReference("Q4_K", arena), tiled, arena);
             assertEquals(-1, expected.segment().asByteBuffer().mismatch(java.nio.ByteBuffer.wrap(Files.readAllBytes(raw))));
             Path plain = dir.resolve("plain.npy");
             TensorFiles.convert(FILE, plain, ConvertRules.all().only("plain.f16"), ConvertOptions.defaults());

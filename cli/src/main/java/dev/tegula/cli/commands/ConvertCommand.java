@@ -9,12 +9,10 @@ import dev.tegula.core.ElementType;
 import dev.tegula.core.Shape;
 import dev.tegula.core.ShapeParseException;
 import dev.tegula.io.ConvertOptions;
-import dev.tegula.io.ConvertProgress;
 import dev.tegula.io.ConvertReport;
 import dev.tegula.io.ConvertRules;
-import dev.tegula.io.SafeTensors;
-import dev.tegula.io.SafeTensorsHeader;
 import dev.tegula.io.TensorFiles;
+import dev.tegula.io.TensorFormat;
 import dev.tegula.io.TensorFormatException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -194,22 +192,11 @@ public final class ConvertCommand implements Callable<Integer> {
     }
 
     /** --tensor picks one tensor of a file that has several; an .npy or raw input has one, so it is refused there. */
-    private void checkTensorOption(ArrayShape raw) throws IOException {
-        boolean single = raw != null || (TensorFiles.isNpy(in) && !Files.isDirectory(in));
-        if (tensor != null && single) {
-            throw new BadInputException("--tensor: " + in + " is " + (raw != null ? "a raw buffer" : "an .npy file")
-                    + ", which holds one array; leave --tensor out");
-        }
-        boolean oneOut = !out.endsWith("/") && !Files.isDirectory(Path.of(out))
-                && !out.toLowerCase(Locale.ROOT).endsWith(".safetensors");
-        if (tensor == null && oneOut && !single && Files.isRegularFile(in)
-                && in.toString().toLowerCase(Locale.ROOT).endsWith(".safetensors")) {
-            SafeTensorsHeader h = SafeTensors.readHeader(in);
-            if (h.tensors().size() > 1) {
-                throw new BadInputException("--tensor is needed: " + out + " holds one tensor and " + in + " has "
-                        + h.tensors().size() + " " + h.tensors().stream().map(SafeTensorsHeader.Entry::name).toList()
-                        + " (or write .safetensors or a directory)");
-            }
+    private void checkTensorOption(ArrayShape raw) {
+        TensorFormat from = TensorFormat.ofSource(in, raw);
+        if (tensor != null && from.holdsOneTensor()) {
+            throw new BadInputException("--tensor: " + in + " is " + (from == TensorFormat.RAW ? "a raw buffer"
+                    : "an .npy file") + ", which holds one array; leave --tensor out");
         }
     }
 

@@ -6,17 +6,24 @@ import dev.tegula.cli.FileErrors;
 import dev.tegula.cli.TerminalText;
 
 import dev.tegula.core.ArrayShape;
-import dev.tegula.io.Gguf;
-import dev.tegula.io.GgufHeader;
-import dev.tegula.io.GgufTensorInfo;
-import dev.tegula.io.GgufValue;
-import dev.tegula.io.Npy;
-import dev.tegula.io.NpyHeader;
-import dev.tegula.io.SafeTensors;
-import dev.tegula.io.SafeTensorsHeader;
+import dev.tegula.io.GgufFormat;
+import dev.tegula.io.NpyDirectoryFormat;
+import dev.tegula.io.NpyFormat;
+import dev.tegula.io.RawFormat;
+import dev.tegula.io.SafeTensorsFormat;
+import dev.tegula.io.TensorFormat;
 import dev.tegula.io.TensorFormatException;
+import dev.tegula.io.gguf.Gguf;
+import dev.tegula.io.gguf.GgufHeader;
+import dev.tegula.io.gguf.GgufTensorInfo;
+import dev.tegula.io.gguf.GgufValue;
+import dev.tegula.io.npy.Npy;
+import dev.tegula.io.npy.NpyHeader;
+import dev.tegula.io.safetensors.SafeTensors;
+import dev.tegula.io.safetensors.SafeTensorsHeader;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -31,12 +38,16 @@ final class TensorFileReport {
     private TensorFileReport() {
     }
 
-    /** {@return true if every word is a file name ending in .npy, .safetensors or .gguf (and not shape text)} */
+    /** {@return true if every word is the name of a tensor file (.npy, .safetensors, .gguf), not shape text} */
     static boolean isTensorFiles(List<String> words) {
         for (String word : words) {
-            String w = word.toLowerCase(Locale.ROOT);
-            boolean named = w.endsWith(".npy") || w.endsWith(".safetensors") || w.endsWith(".gguf");
-            if (!named || (w.contains("[") && !Files.exists(Path.of(word)))) {
+            Path path;
+            try {
+                path = Path.of(word);
+            } catch (InvalidPathException e) {
+                return false;
+            }
+            if (TensorFormat.named(path) == null || (word.contains("[") && !Files.exists(path))) {
                 return false;
             }
         }
@@ -50,8 +61,14 @@ final class TensorFileReport {
             throw new BadInputException("cannot read " + TerminalText.of(path.toString()) + ": " + unreadable);
         }
         try {
-            String name = path.getFileName().toString().toLowerCase(Locale.ROOT);
-            return name.endsWith(".npy") ? npy(path) : name.endsWith(".gguf") ? gguf(path) : safetensors(path);
+            return switch (TensorFormat.ofSource(path, null)) {
+                case NpyFormat f -> npy(path);
+                case GgufFormat f -> gguf(path);
+                case SafeTensorsFormat f -> safetensors(path);
+                case NpyDirectoryFormat f -> throw new BadInputException("cannot read " + TerminalText.of(path.toString())
+                        + ": is a directory");
+                case RawFormat f -> throw new AssertionError(f);   // only given a raw shape
+            };
         } catch (TensorFormatException e) {
             throw new BadInputException("bad tensor file: " + TerminalText.of(e.getMessage(), 400));
         } catch (IOException e) {

@@ -16,7 +16,7 @@ import java.util.Map;
  *
  * <p>Limits keep a hostile header from costing more than its own size: nesting depth
  * {@value #MAX_DEPTH}, and the input is a {@code String} the caller has already size-checked.
- * Errors are {@link Malformed} with the character offset.
+ * Errors are {@link HeaderText.Malformed} with the character offset.
  */
 public final class Json {
     /** The deepest nesting accepted. */
@@ -29,16 +29,6 @@ public final class Json {
         }
     };
 
-    /** Malformed JSON: the message says what was expected and where. */
-    public static final class Malformed extends Exception {
-        @java.io.Serial
-        private static final long serialVersionUID = 1L;
-
-        Malformed(String message) {
-            super(message, null, false, false);
-        }
-    }
-
     private final String s;
     private int pos;
 
@@ -47,7 +37,7 @@ public final class Json {
     }
 
     /** {@return the single JSON value of {@code text}; whitespace may surround it} */
-    public static Object parse(String text) throws Malformed {
+    public static Object parse(String text) throws HeaderText.Malformed {
         Json p = new Json(text);
         p.skipSpace();
         Object v = p.value(0);
@@ -58,7 +48,7 @@ public final class Json {
         return v;
     }
 
-    private Object value(int depth) throws Malformed {
+    private Object value(int depth) throws HeaderText.Malformed {
         if (depth > MAX_DEPTH) {
             throw error("nesting no deeper than " + MAX_DEPTH);
         }
@@ -82,7 +72,7 @@ public final class Json {
         };
     }
 
-    private Map<String, Object> object(int depth) throws Malformed {
+    private Map<String, Object> object(int depth) throws HeaderText.Malformed {
         pos++;
         Map<String, Object> m = new LinkedHashMap<>();
         skipSpace();
@@ -103,7 +93,7 @@ public final class Json {
             Object v = value(depth + 1);
             if (m.putIfAbsent(key, v) != null) {
                 pos = at;
-                throw error("no repeated key (\"" + shorten(key) + "\" appears twice)");
+                throw error("no repeated key (\"" + HeaderText.shorten(key) + "\" appears twice)");
             }
             skipSpace();
             char c = peek();
@@ -118,7 +108,7 @@ public final class Json {
         }
     }
 
-    private List<Object> array(int depth) throws Malformed {
+    private List<Object> array(int depth) throws HeaderText.Malformed {
         pos++;
         List<Object> l = new ArrayList<>();
         skipSpace();
@@ -142,7 +132,7 @@ public final class Json {
         }
     }
 
-    private String string() throws Malformed {
+    private String string() throws HeaderText.Malformed {
         pos++;
         StringBuilder b = new StringBuilder();
         while (true) {
@@ -179,7 +169,7 @@ public final class Json {
         }
     }
 
-    private char hex4() throws Malformed {
+    private char hex4() throws HeaderText.Malformed {
         if (pos + 4 > s.length()) {
             throw error("four hex digits");
         }
@@ -195,7 +185,7 @@ public final class Json {
         return (char) v;
     }
 
-    private Object number() throws Malformed {
+    private Object number() throws HeaderText.Malformed {
         int start = pos;
         if (peek() == '-') {
             pos++;
@@ -234,7 +224,7 @@ public final class Json {
         return big.bitLength() < 64 ? (Object) big.longValue() : big;
     }
 
-    private void digits() throws Malformed {
+    private void digits() throws HeaderText.Malformed {
         if (!(peek() >= '0' && peek() <= '9')) {
             throw error("a digit");
         }
@@ -243,7 +233,7 @@ public final class Json {
         }
     }
 
-    private Object literal(String word, Object v) throws Malformed {
+    private Object literal(String word, Object v) throws HeaderText.Malformed {
         if (!s.startsWith(word, pos)) {
             throw error("a value");
         }
@@ -251,7 +241,7 @@ public final class Json {
         return v;
     }
 
-    private void expect(char c) throws Malformed {
+    private void expect(char c) throws HeaderText.Malformed {
         if (peek() != c) {
             throw error("'" + c + "'");
         }
@@ -272,17 +262,7 @@ public final class Json {
         }
     }
 
-    private Malformed error(String expected) {
-        String found = pos >= s.length() ? "end of input" : "'" + shorten(s.substring(pos, Math.min(s.length(), pos + 12))) + "'";
-        return new Malformed("expected " + expected + " at offset " + pos + ", found " + found);
-    }
-
-    public static String shorten(String t) {
-        String c = t.length() > 40 ? t.substring(0, 40) + "..." : t;
-        StringBuilder b = new StringBuilder();
-        for (char ch : c.toCharArray()) {
-            b.append(ch < 0x20 || ch == 0x7f ? '?' : ch);
-        }
-        return b.toString();
+    private HeaderText.Malformed error(String expected) {
+        return HeaderText.malformed(s, pos, expected, "end of input");
     }
 }

@@ -37,7 +37,7 @@ public final class PyLiteral {
     }
 
     /** {@return the value of the literal {@code text}; surrounding whitespace is allowed} */
-    public static Object parse(String text) throws Json.Malformed {
+    public static Object parse(String text) throws HeaderText.Malformed {
         PyLiteral p = new PyLiteral(text);
         p.skipSpace();
         Object v = p.value(0);
@@ -48,7 +48,7 @@ public final class PyLiteral {
         return v;
     }
 
-    private Object value(int depth) throws Json.Malformed {
+    private Object value(int depth) throws HeaderText.Malformed {
         if (depth > MAX_DEPTH) {
             throw error("nesting no deeper than " + MAX_DEPTH);
         }
@@ -82,7 +82,7 @@ public final class PyLiteral {
         throw error("a Python literal (dict, tuple, list, string, integer, True, False, None)");
     }
 
-    private Map<String, Object> dict(int depth) throws Json.Malformed {
+    private Map<String, Object> dict(int depth) throws HeaderText.Malformed {
         pos++;
         Map<String, Object> m = new LinkedHashMap<>();
         while (true) {
@@ -105,7 +105,7 @@ public final class PyLiteral {
             Object v = value(depth + 1);
             if (m.putIfAbsent(key, v) != null) {
                 pos = at;
-                throw error("no repeated key ('" + Json.shorten(key) + "' appears twice)");
+                throw error("no repeated key ('" + HeaderText.shorten(key) + "' appears twice)");
             }
             skipSpace();
             if (peek() == ',') {
@@ -116,7 +116,7 @@ public final class PyLiteral {
         }
     }
 
-    private Object sequence(int depth, char open) throws Json.Malformed {
+    private Object sequence(int depth, char open) throws HeaderText.Malformed {
         char close = open == '(' ? ')' : ']';
         pos++;
         List<Object> items = new ArrayList<>();
@@ -145,7 +145,7 @@ public final class PyLiteral {
         return new Tuple(List.copyOf(items));
     }
 
-    private String string() throws Json.Malformed {
+    private String string() throws HeaderText.Malformed {
         char quote = s.charAt(pos++);
         StringBuilder b = new StringBuilder();
         while (true) {
@@ -182,7 +182,7 @@ public final class PyLiteral {
         }
     }
 
-    private Object integer() throws Json.Malformed {
+    private Object integer() throws HeaderText.Malformed {
         int start = pos;
         if (peek() == '-' || peek() == '+') {
             pos++;
@@ -213,7 +213,7 @@ public final class PyLiteral {
         return v.bitLength() < 64 ? (Object) v.longValue() : v;
     }
 
-    private Object word(String w, Object v) throws Json.Malformed {
+    private Object word(String w, Object v) throws HeaderText.Malformed {
         int end = pos + w.length();
         if (end < s.length() && Character.isLetterOrDigit(s.charAt(end))) {
             throw error("a Python literal");
@@ -233,9 +233,7 @@ public final class PyLiteral {
         }
     }
 
-    private Json.Malformed error(String expected) {
-        String found = pos >= s.length() ? "end of header"
-                : "'" + Json.shorten(s.substring(pos, Math.min(s.length(), pos + 12))) + "'";
-        return new Json.Malformed("expected " + expected + " at offset " + pos + ", found " + found);
+    private HeaderText.Malformed error(String expected) {
+        return HeaderText.malformed(s, pos, expected, "end of header");
     }
 }

@@ -1,9 +1,21 @@
 /**
- * The parsers behind {@code io}'s file formats: a strict JSON reader (safetensors headers) and a
- * reader of the Python literal in a {@code .npy} header. Not exported: nothing outside {@code io}
- * may use it (if Tegula's cli ever needs it, export it {@code to dev.tegula.cli} only). Parsers
- * here read bounded text and throw {@link java.io.IOException} subclasses or
- * {@link IllegalArgumentException} naming the field and value; they must not touch memory
- * segments, arrays or layouts, and must not depend on anything above {@code core}.
+ * What {@code io}'s format packages and its conversion share, not exported: nothing outside
+ * {@code io} may use it (if Tegula's cli ever needs it, export it {@code to dev.tegula.cli} only).
+ * <ul>
+ *   <li>the header parsers: {@link dev.tegula.io.internal.Json} (safetensors headers) and
+ *       {@link dev.tegula.io.internal.PyLiteral} (the Python literal in an {@code .npy} header);</li>
+ *   <li>{@link dev.tegula.io.internal.HeaderText}: header text in error messages (one quoting rule,
+ *       the {@code FILE: FIELD WHAT} error, the parsers' {@code Malformed});</li>
+ *   <li>{@link dev.tegula.io.internal.FileMagic}: the bytes the formats start with;</li>
+ *   <li>file helpers: {@link dev.tegula.io.internal.MappedFiles} (read-only mappings, strict text
+ *       decoding, whole writes), {@link dev.tegula.io.internal.AtomicFile} (a file written whole or
+ *       not at all) and {@link dev.tegula.io.internal.NativeFiles} (kernel hints: madvise,
+ *       fallocate, writeback).</li>
+ * </ul>
+ * Parsers here read bounded text and throw {@link dev.tegula.io.internal.HeaderText.Malformed}; the
+ * helpers throw {@link java.io.IOException}s ({@link dev.tegula.io.TensorFormatException} for a
+ * file that breaks its format) or {@link IllegalArgumentException} naming the field and value.
+ * Nothing here touches arrays or layouts, knows a format's tensors, or depends on anything in
+ * {@code io} but {@code TensorFormatException}.
  */
 package dev.tegula.io.internal;

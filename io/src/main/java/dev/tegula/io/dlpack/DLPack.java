@@ -1,0 +1,226 @@
+package dev.tegula.io.dlpack;
+
+import static dev.tegula.io.dlpack.DLPackStructs.DL_MANAGED_TENSOR_VERSIONED;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import dev.tegula.core.ArrayShape;
+import dev.tegula.core.ElementType;
+import dev.tegula.ffm.Array;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * DLPack 1.x exchange through FFM: {@link #export} turns an {@link Array} into a
+ * {@code DLManagedTensorVersioned} a native library (or Python's {@code __dlpack__} machinery) can
+ * consume; {@link #importTensor} and {@link #importLegacy} turn a producer's tensor into an array over
+ * the same memory. Nothing is copied unless a copy is asked for.
+ *
+ * {@snippet :
+ * try (Arena arena = Arena.ofConfined()) {
+ *     MemorySegment managed = DLPack.export(array, arena);     // hand managed.address() to C
+ *     Array view = DLPack.importTensor(pointerFromC, arena);   // arena.close() calls its deleter once
+ * }
+ * }
+ *
+ * <h2>Export</h2>
+ * The struct, its shape and its strides are allocated from the caller's arena, which must stay open
+ * until the consumer has called the deleter (and the array's own arena must stay open as long). The
+ * deleter is one upcall stub shared by all exports: it marks the export released and runs the
+ * {@code onRelease} action, exactly once however often it is called. Strides are in elements,
+ * {@code byte_offset} carries a view's offset, {@code READ_ONLY} is set for read-only arrays. Packed
+ * sub-byte layouts ({@code s4[..]{..:E(4)}}) are exported packed, element 0 in the low bits (DLPack's
+ * order); sub-byte types one per byte, and the f6 types, set {@code IS_SUBBYTE_TYPE_PADDED}. A tiled
+ * layout (or packed pred) is not expressible: it is refused, or with {@code copyIfNeeded} copied into
+ * a row-major array from the caller's arena and exported with {@code IS_COPIED}.
+ *
+ * <h2>Import</h2>
+ * The array is a (possibly strided) view of the producer's memory, bound to the caller's arena:
+ * closing the arena calls the producer's deleter exactly once. NULL strides mean compact row-major;
+ * strides that are those of a dense array in some order give that {@code minor_to_major} layout,
+ * others a strided view. A CPU (or managed) tensor is host memory; {@code kDLCUDAHost} and
+ * {@code kDLROCMHost} are memory space {@code S(5)} (pinned host); other devices give an array the host
+ * cannot address (element access throws; it can still be passed on). A tensor whose major version
+ * is not {@value DLPackStructs#MAJOR_VERSION}, or that Tegula cannot represent (vector lanes, negative
+ * strides, unknown dtype, packed 6-bit data), is refused with {@link IllegalArgumentException} after
+ * its deleter has been called, so the producer's memory is never leaked.
+ *
+ * <h2>Safety</h2>
+ * Import trusts the pointers in the struct, as every DLPack consumer must: it reads only the fields
+ * and arrays the struct describes, checks every size for overflow, and calls the restricted methods
+ * {@code reinterpret}, {@code upcallStub} and {@code downcallHandle} (native access must be enabled).
+ */
+public final class DLPack {
+    private static final Logger LOG = LoggerFactory.getLogger(DLPack.class);
+    private static final Map<Long, Runnable> EXPORTS = new ConcurrentHashMap<>();
+
+    private DLPack() {
+    }
+
+    /** The one deleter stub of every export, made on first use. */
+    private static final class Stub {
+        static final MemorySegment DELETER;
+
+        static {
+            try {
+                var handle = MethodHandles.lookup().findStatic(DLPack.class, "deleter",
+                        MethodType.methodType(void.class, MemorySegment.class));
+                DELETER = Linker.nativeLinker().upcallStub(handle, FunctionDescriptor.ofVoid(ADDRESS), Arena.global());
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+    }
+
+    /** The exported tensors' deleter: releases the export once; later calls are logged and ignored. */
+    private static void deleter(MemorySegment self) {
+        try {
+            Runnable onRelease = EXPORTS.remove(self.address());
+            if (onRelease == null) {
+                LOG.warn("DLPack deleter called for 0x{}, which is not a live Tegula export (called twice?)",
+                        Long.toHexString(self.address()));
+                return;
+            }
+            onRelease.run();
+        } catch (Throwable t) {           // an exception must never unwind into native code
+            LOG.error("DLPack release action failed", t);
+        }
+    }
+
+    /**
+     * {@return a {@code DLManagedTensorVersioned} describing {@code array}, allocated from {@code arena}}
+     *
+     * @throws IllegalArgumentException if the layout is tiled (or packed pred): relayout first, or use
+     *                                  {@link #export(Array, Arena, boolean, Runnable)} with a copy
+     * @throws IllegalStateException    if the array is not host-accessible
+     */
+    public static MemorySegment export(Array array, Arena arena) {
+        return export(array, arena, false, null);
+    }
+
+    /**
+     * {@return a {@code DLManagedTensorVersioned} describing {@code array}} (or, when
+     * {@code copyIfNeeded} and the layout is not expressible, a row-major copy of it, flagged
+     * {@code IS_COPIED}), allocated from {@code arena}.
+     *
+     * @param onRelease run once when the consumer calls the deleter (may be null)
+     * @throws IllegalArgumentException if the layout is not expressible and no copy was allowed
+     * @throws IllegalStateException    if the array is not host-accessible
+     */
+    public static MemorySegment export(Array array, Arena arena, boolean copyIfNeeded, Runnable onRelease) {
+        Objects.requireNonNull(array, "array");
+        Objects.requireNonNull(arena, "arena");
+        ArrayShape shape = array.shape();
+        if (!array.isHostAccessible()) {
+            throw new IllegalStateException("array: " + shape + " is not in host memory; DLPack export needs host memory");
+        }
+        long flags = 0;
+        String why = inexpressible(array);
+        if (why != null) {
+            if (!copyIfNeeded) {
+                throw new IllegalArgumentException("layout: " + shape + " " + why + "; DLPack describes only strided"
+                        + " layouts: relayout to a strided layout first (Relayout.to in module vector), or export with"
+                        + " copyIfNeeded");
+            }
+            Array copy = Array.allocate(arena, ArrayShape.of(shape.elementType(), shape.dimensions()));
+            array.copyTo(copy);
+            array = copy;
+            shape = copy.shape();
+            flags |= DLPackStructs.FLAG_IS_COPIED;
+        }
+        ElementType type = shape.elementType();
+        long slotBits = shape.slotBits();
+        if (array.isReadOnly()) {
+            flags |= DLPackStructs.FLAG_READ_ONLY;
+        }
+        if ((type.isSubByte() || type == ElementType.F6E2M3FN || type == ElementType.F6E3M2FN) && slotBits == 8) {
+            flags |= DLPackStructs.FLAG_IS_SUBBYTE_TYPE_PADDED;
+        }
+        int rank = shape.rank();
+        long[] dims = shape.dimensions();
+        long[] strides = array.slotStrides();
+        MemorySegment m = arena.allocate(DL_MANAGED_TENSOR_VERSIONED.byteSize() + 16L * Math.max(1, rank), 8);
+        MemorySegment shapeArray = m.asSlice(DL_MANAGED_TENSOR_VERSIONED.byteSize(), 8L * Math.max(1, rank));
+        MemorySegment strideArray = m.asSlice(DL_MANAGED_TENSOR_VERSIONED.byteSize() + 8L * Math.max(1, rank));
+        for (int d = 0; d < rank; d++) {
+            shapeArray.setAtIndex(JAVA_LONG, d, dims[d]);
+            strideArray.setAtIndex(JAVA_LONG, d, strides[d]);
+        }
+        m.set(JAVA_INT, DLPackStructs.V_MAJOR, DLPackStructs.MAJOR_VERSION);
+        m.set(JAVA_INT, DLPackStructs.V_MINOR, DLPackStructs.MINOR_VERSION);
+        m.set(ADDRESS, DLPackStructs.V_CTX, MemorySegment.NULL);
+        m.set(ADDRESS, DLPackStructs.V_DELETER, Stub.DELETER);
+        m.set(JAVA_LONG, DLPackStructs.V_FLAGS, flags);
+        long t = DLPackStructs.V_TENSOR;
+        m.set(ADDRESS, t + DLPackStructs.T_DATA, array.segment());
+        m.set(JAVA_INT, t + DLPackStructs.T_DEVICE_TYPE, DLPackStructs.KDL_CPU);
+        m.set(JAVA_INT, t + DLPackStructs.T_DEVICE_ID, 0);
+        m.set(JAVA_INT, t + DLPackStructs.T_NDIM, rank);
+        m.set(JAVA_BYTE, t + DLPackStructs.T_CODE, (byte) DLPackDtype.code(type));
+        m.set(JAVA_BYTE, t + DLPackStructs.T_BITS, (byte) DLPackDtype.bits(type));
+        m.set(JAVA_SHORT, t + DLPackStructs.T_LANES, (short) 1);
+        m.set(ADDRESS, t + DLPackStructs.T_SHAPE, shapeArray);
+        m.set(ADDRESS, t + DLPackStructs.T_STRIDES, strideArray);
+        m.set(JAVA_LONG, t + DLPackStructs.T_BYTE_OFFSET, array.slotOffset() * slotBits / 8);
+        long key = m.address();
+        Runnable action = onRelease != null ? onRelease : () -> { };
+        EXPORTS.put(key, action);
+        // when the arena closes, forget the export (its struct is gone; a later deleter call is ignored)
+        MemorySegment.ofAddress(key).reinterpret(arena, s -> EXPORTS.remove(key, action));
+        return m.asSlice(0, DL_MANAGED_TENSOR_VERSIONED.byteSize());
+    }
+
+    /** {@return why DLPack cannot describe {@code a}'s memory, or null if it can} */
+    private static String inexpressible(Array a) {
+        ArrayShape s = a.shape();
+        if (a.slotStrides() == null) {
+            return "is tiled";
+        }
+        long bits = s.slotBits();
+        if (bits < 8 && s.elementType().isPred()) {
+            return "packs pred in " + bits + " bits (DLPack's bool is one byte)";
+        }
+        if (bits < 8 && (a.slotOffset() * bits) % 8 != 0) {
+            return "starts at a bit offset inside a byte";
+        }
+        return null;
+    }
+
+    /** {@return the number of exports whose deleter has not been called yet and whose arena is open} */
+    public static int liveExports() {
+        return EXPORTS.size();
+    }
+
+    /**
+     * {@return an array over the memory of the {@code DLManagedTensorVersioned} at {@code managedTensor}}
+     * Closing {@code arena} calls the producer's deleter exactly once.
+     *
+     * @param managedTensor a pointer to the struct (a zero-length segment from native code is fine)
+     * @throws IllegalArgumentException if the pointer is NULL, the major version is not 1 (the deleter is
+     *                                  called), or the tensor cannot be represented (the deleter is called)
+     */
+    public static Array importTensor(MemorySegment managedTensor, Arena arena) {
+        return DLPackImport.importTensor(managedTensor, arena, true);
+    }
+
+    /**
+     * {@return an array over the memory of the legacy (pre-1.0) {@code DLManagedTensor} at {@code managedTensor}}
+     * As {@link #importTensor}, without version or flags: sub-byte data is taken as packed, and the
+     * array is writable.
+     */
+    public static Array importLegacy(MemorySegment managedTensor, Arena arena) {
+        return DLPackImport.importTensor(managedTensor, arena, false);
+    }
+}

@@ -1,0 +1,303 @@
+package dev.tegula.io.gguf;
+
+import dev.tegula.core.ArrayShape;
+import dev.tegula.core.ElementType;
+import dev.tegula.ffm.Array;
+import dev.tegula.io.internal.AtomicFile;
+import dev.tegula.io.internal.FileMagic;
+import dev.tegula.io.internal.MappedFiles;
+import dev.tegula.vector.QuantBlock;
+import dev.tegula.vector.Quantize;
+import dev.tegula.vector.Relayout;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Objects;
+import java.util.SequencedMap;
+import java.util.Set;
+
+/**
+ * Builds a GGUF file: metadata key-value pairs and tensors, in the order given, then
+ * {@link #write(Path)} writes the file whole or not at all (a temporary file forced to disk and
+ * renamed over the target).
+ *
+ * {@snippet :
+ * Gguf.writer()
+ *     .put("general.architecture", GgufValue.string("llama"))
+ *     .tensor("output_norm.weight", norm)                      // F32, as the array is
+ *     .tensor("blk.0.attn_q.weight", wq, GgufType.Q8_0)       // quantized while written
+ *     .write(Path.of("model.gguf"));
+ * }
+ *
+ * <p>Tensors are written row-major with dimensions reversed into {@code ne} (see {@link Gguf}), at
+ * offsets aligned to {@code general.alignment} (32 unless set). Plain types are written as the
+ * array's element type (F32, F16, BF16, F64, S8-S64 as I8-I64); Q8_0 and Q4_0 quantize an array of
+ * any float type (through f32) exactly as llama.cpp's {@code gguf.quants} does. The arrays are read
+ * when {@link #write} runs; their arenas must be open then. Not thread-safe.
+ */
+public final class GgufWriter {
+    private final SequencedMap<String, GgufValue> metadata = new LinkedHashMap<>();
+    private final List<Entry> tensors = new ArrayList<>();
+    private final Set<String> names = new HashSet<>();
+    private int version = 3;
+
+    private record Entry(String name, Array array, GgufType type) {
+    }
+
+    GgufWriter() {
+    }
+
+    /**
+     * Sets the format version (3 unless set).
+     *
+     * @throws IllegalArgumentException if it is neither 2 nor 3
+     */
+    public GgufWriter version(int v) {
+        if (v != 2 && v != 3) {
+            throw new IllegalArgumentException("version: " + v + " (Tegula writes GGUF 2 and 3)");
+        }
+        version = v;
+        return this;
+    }
+
+    /**
+     * Adds (or replaces) a metadata pair.
+     *
+     * @throws IllegalArgumentException if {@code key} is {@code general.alignment} and the value is not a
+     *                                  UINT32 power of two
+     */
+    public GgufWriter put(String key, GgufValue value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        if (key.equals("general.alignment") && (value.type() != GgufValueType.UINT32 || value.asLong() == 0
+                || (value.asLong() & (value.asLong() - 1)) != 0)) {
+            throw new IllegalArgumentException("general.alignment: " + value + " is not a UINT32 power of two");
+        }
+        metadata.put(key, value);
+        return this;
+    }
+
+    /**
+     * Adds a tensor of the array's own element type.
+     *
+     * @throws IllegalArgumentException if the element type has no GGUF type, or the name is taken
+     */
+    public GgufWriter tensor(String name, Array array) {
+        GgufType t = GgufType.of(array.shape().elementType());
+        if (t == null) {
+            throw new IllegalArgumentException("tensor '" + name + "': element type " + array.shape().elementType()
+                    + " has no GGUF type (f32, f16, bf16, f64, s8, s16, s32, s64 have)");
+        }
+        return tensor(name, array, t);
+    }
+
+    /**
+     * Adds a tensor written as {@code type}: the array's own plain type, or Q8_0 / Q4_0 (quantized from
+     * an array of a float type).
+     *
+     * @throws IllegalArgumentException if the name is taken, {@code type} is neither the array's type nor
+     *                                  Q8_0/Q4_0, or the array's last dimension is not a multiple of 32
+     */
+    public GgufWriter tensor(String name, Array array, GgufType type) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(array, "array");
+        Objects.requireNonNull(type, "type");
+        ArrayShape s = array.shape();
+        if (type == GgufType.Q8_0 || type == GgufType.Q4_0) {
+            long[] d = s.dimensions();
+            if (!s.elementType().isFloating() || d.length == 0 || d[d.length - 1] % 32 != 0) {
+                throw new IllegalArgumentException("tensor '" + name + "': " + type + " quantizes a float array whose"
+                        + " last dimension is a multiple of 32, not " + s);
+            }
+        } else if (type.elementType() != s.elementType()) {
+            throw new IllegalArgumentException("tensor '" + name + "': type " + type + " for an array of "
+                    + s.elementType() + " (Tegula writes an array as its own type, Q8_0 or Q4_0)");
+        }
+        if (s.rank() > GgufHeader.MAX_DIMS) {
+            throw new IllegalArgumentException("tensor '" + name + "': rank " + s.rank() + " exceeds " + GgufHeader.MAX_DIMS);
+        }
+        if (!names.add(name)) {
+            throw new IllegalArgumentException("tensor '" + name + "': name already added");
+        }
+        tensors.add(new Entry(name, array, type));
+        return this;
+    }
+
+    /**
+     * Writes the file to {@code path}, replacing it; on any failure the target is left as it was.
+     *
+     * @throws IOException if the file cannot be written
+     */
+    public void write(Path path) throws IOException {
+        long alignment = metadata.containsKey("general.alignment") ? metadata.get("general.alignment").asLong()
+                : GgufHeader.DEFAULT_ALIGNMENT;
+        Out h = new Out();
+        h.i32(FileMagic.GGUF).i32(version).i64(tensors.size()).i64(metadata.size());
+        for (var e : metadata.entrySet()) {
+            h.string(e.getKey()).i32(e.getValue().type().id());
+            h.value(e.getValue());
+        }
+        long offset = 0;
+        long[] offsets = new long[tensors.size()];
+        for (int i = 0; i < tensors.size(); i++) {
+            Entry t = tensors.get(i);
+            long[] dims = t.array.shape().dimensions();
+            h.string(t.name).i32(dims.length);
+            for (int d = dims.length - 1; d >= 0; d--) {
+                h.i64(dims[d]);
+            }
+            h.i32(t.type.id());
+            offset = align(offset, alignment);
+            offsets[i] = offset;
+            h.i64(offset);
+            offset = Math.addExact(offset, byteSize(t));
+        }
+        byte[] header = h.bytes();
+        long dataOffset = align(header.length, alignment);
+        try (AtomicFile out = AtomicFile.create(path)) {
+            FileChannel ch = out.channel();
+            MappedFiles.writeFully(ch, header);
+            MappedFiles.writeFully(ch, new byte[(int) (dataOffset - header.length)]);
+            long at = 0;
+            for (int i = 0; i < tensors.size(); i++) {
+                MappedFiles.writeFully(ch, new byte[(int) (offsets[i] - at)]);
+                writeData(ch, tensors.get(i));
+                at = offsets[i] + byteSize(tensors.get(i));
+            }
+            out.commit();
+        }
+    }
+
+    private static boolean isRowMajorDense(Array a, ArrayShape rowMajor) {
+        long[] strides = a.slotStrides();
+        if (!a.shape().equals(rowMajor) || strides == null || a.slotOffset() != 0) {
+            return false;
+        }
+        long[] d = rowMajor.dimensions();
+        long expect = 1;
+        for (int i = d.length - 1; i >= 0; i--) {
+            if (d[i] > 1 && strides[i] != expect) {
+                return false;
+            }
+            expect *= d[i];
+        }
+        return a.segment().byteSize() >= rowMajor.bufferSize();
+    }
+
+    private static long align(long n, long alignment) {
+        return Math.multiplyExact((n + alignment - 1) / alignment, alignment);
+    }
+
+    private static long byteSize(Entry t) {
+        long n = t.array.shape().elementCount();
+        return Math.multiplyExact(n / t.type.blockSize(), (long) t.type.blockBytes());
+    }
+
+    private static void writeData(FileChannel ch, Entry t) throws IOException {
+        ArrayShape s = t.array.shape();
+        try (Arena arena = Arena.ofConfined()) {
+            if (t.type.quantBlock() == null) {
+                ArrayShape rowMajor = ArrayShape.of(s.elementType(), s.dimensions());
+                Array a = t.array;
+                if (!isRowMajorDense(a, rowMajor)) {
+                    a = Relayout.to(t.array, rowMajor, arena);
+                }
+                MappedFiles.writeFully(ch, a.segment().asSlice(0, rowMajor.bufferSize()));
+                return;
+            }
+            QuantBlock q = t.type.quantBlock();
+            ArrayShape f32 = ArrayShape.of(ElementType.F32, s.dimensions());
+            Array floats = Relayout.to(t.array, f32, arena);
+            long blocks = s.elementCount() / 32;
+            long step = 8192;   // blocks per write: 1 MiB of f32 in, at most 272 KiB out
+            MemorySegment buf = arena.allocate(step * q.blockBytes());
+            for (long b = 0; b < blocks; b += step) {
+                long n = Math.min(step, blocks - b);
+                Quantize.fromFloats(q, floats.segment(), b * 128, buf, 0, n);
+                MappedFiles.writeFully(ch, buf.asSlice(0, n * q.blockBytes()));
+            }
+        }
+    }
+
+    /** A growing little-endian byte buffer for the header. */
+    private static final class Out {
+        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        private final ByteBuffer scratch = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+
+        Out i8(int v) {
+            bytes.write(v);
+            return this;
+        }
+
+        Out i16(int v) {
+            scratch.clear();
+            bytes.write(scratch.putShort((short) v).array(), 0, 2);
+            return this;
+        }
+
+        Out i32(int v) {
+            scratch.clear();
+            bytes.write(scratch.putInt(v).array(), 0, 4);
+            return this;
+        }
+
+        Out i64(long v) {
+            scratch.clear();
+            bytes.write(scratch.putLong(v).array(), 0, 8);
+            return this;
+        }
+
+        Out string(String s) {
+            byte[] b = s.getBytes(StandardCharsets.UTF_8);
+            i64(b.length);
+            bytes.writeBytes(b);
+            return this;
+        }
+
+        void value(GgufValue v) {
+            Object x = v.value();
+            switch (v.type()) {
+                case UINT8, INT8, BOOL -> i8(x instanceof Boolean b ? (b ? 1 : 0) : (int) (long) (Long) x);
+                case UINT16, INT16 -> i16((int) (long) (Long) x);
+                case UINT32, INT32 -> i32((int) (long) (Long) x);
+                case UINT64, INT64 -> i64((Long) x);
+                case FLOAT32 -> i32(Float.floatToRawIntBits((Float) x));
+                case FLOAT64 -> i64(Double.doubleToRawLongBits((Double) x));
+                case STRING -> string((String) x);
+                case ARRAY -> array(v.elementType(), x);
+            }
+        }
+
+        private void array(GgufValueType et, Object x) {
+            i32(et.id());
+            int n = java.lang.reflect.Array.getLength(x);
+            i64(n);
+            switch (x) {
+                case byte[] a -> bytes.writeBytes(a);
+                case short[] a -> { for (short e : a) { i16(e); } }
+                case int[] a -> { for (int e : a) { i32(e); } }
+                case long[] a -> { for (long e : a) { i64(e); } }
+                case float[] a -> { for (float e : a) { i32(Float.floatToRawIntBits(e)); } }
+                case double[] a -> { for (double e : a) { i64(Double.doubleToRawLongBits(e)); } }
+                case boolean[] a -> { for (boolean e : a) { i8(e ? 1 : 0); } }
+                case String[] a -> { for (String e : a) { string(e); } }
+                case GgufValue[] a -> { for (GgufValue e : a) { array(e.elementType(), e.value()); } }
+                default -> throw new AssertionError(x.getClass());
+            }
+        }
+
+        byte[] bytes() {
+            return bytes.toByteArray();
+        }
+    }
+}
