@@ -15,7 +15,14 @@ import dev.tegula.io.ConvertRules;
 import dev.tegula.io.TensorFiles;
 import dev.tegula.core.ShapeParseException;
 import dev.tegula.core.Tile;
+import dev.tegula.vector.PlanCache;
+import dev.tegula.vector.PlanMeasurement;
+import dev.tegula.vector.Planning;
 import dev.tegula.vector.RelayoutPlan;
+import dev.tegula.vector.Wisdom;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.concurrent.ExecutionException;
@@ -156,6 +163,31 @@ class GuideExamplesTest {
             // tag::relayout[]
         }
         // end::relayout[]
+    }
+
+    @Test
+    void planning() throws IOException {
+        // tag::planning[]
+        ArrayShape from = (ArrayShape) Shape.parse("f32[16,256,256]{2,1,0}");
+        ArrayShape to = from.withLayout(Layout.of(0, 1, 2));
+        Path file = Files.createTempDirectory("tegula").resolve("relayout-wisdom.txt");
+
+        PlanCache plans = new PlanCache(16, Wisdom.at(file));             // a cache of your own
+        RelayoutPlan tuned = plans.plan(from, to, Planning.MEASURE, 1);   // times candidate walks
+        for (PlanMeasurement m : tuned.measurements()) {
+            System.out.printf("%s%s %.1f GB/s%n", m.chosen() ? "* " : "  ", m.candidate(), m.gigabytesPerSecond());
+        }
+
+        // later (another process): the choice comes from the wisdom file, nothing is timed
+        RelayoutPlan again = new PlanCache(16, Wisdom.at(file)).plan(from, to, Planning.MEASURE, 1);
+        String origin = again.origin();                                    // "wisdom"
+        // end::planning[]
+        assertEquals("measured", tuned.origin());
+        assertEquals("wisdom", origin);
+        assertEquals(tuned.walks(), again.walks());
+        assertTrue(again.measurements().isEmpty());
+        Files.delete(file);
+        Files.delete(file.getParent());
     }
 
     @Test
