@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * Reads a 1024×1024 f32 array by index through {@link Array#getFloat(long, long)} ({@code accessor})
  * and, over the same segment, through a hand-written index formula for its layout ({@code hand});
  * {@code writer} and {@code writeHand} do the same for {@link Array#setFloat(long, long, float)}.
- * The goal (issue 3): row-major and column-major within 1.5× of the hand-written loop,
+ * The goal: row-major and column-major within 1.5× of the hand-written loop,
  * {@code T(8,128)} within 2×. Both loops visit elements in logical row-major order, and both go
  * through the segment's own checks (bounds, liveness); the hand-written loop has no index checks
  * against the shape, the accessor has them.

@@ -4,6 +4,7 @@ import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Layout;
 import dev.tegula.ffm.Array;
 import dev.tegula.ffm.HostMemory;
+import dev.tegula.ffm.internal.MemoryMaps;
 import dev.tegula.vector.Relayout;
 import dev.tegula.vector.RelayoutPlan;
 import dev.tegula.vector.bench.RelayoutCases;
@@ -156,7 +157,7 @@ public class RelayoutBench {
 
     /** MiB of huge pages under the mapping of a buffer (-1: unknown); a mapping may hold more than the buffer. */
     static long hugeMiB(MemorySegment s) {
-        long b = HostMemory.anonHugePageBytes(s);
+        long b = MemoryMaps.anonHugePageBytes(s);
         return b < 0 ? -1 : b >> 20;
     }
 

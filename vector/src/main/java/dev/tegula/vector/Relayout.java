@@ -40,8 +40,8 @@ public final class Relayout {
      * slot offsets and strides.
      */
     public static RelayoutPlan plan(Array src, Array dst) {
-        boolean srcDense = RelayoutChecks.isDense(src);
-        boolean dstDense = RelayoutChecks.isDense(dst);
+        boolean srcDense = src.isDense();
+        boolean dstDense = dst.isDense();
         if (srcDense && dstDense) {
             return plan(src.shape(), dst.shape());
         }

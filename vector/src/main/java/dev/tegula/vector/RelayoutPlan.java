@@ -6,6 +6,7 @@ import dev.tegula.core.ElementType;
 import dev.tegula.ffm.Array;
 import dev.tegula.ffm.codec.ElementCodec;
 import dev.tegula.ffm.internal.RawSlots;
+import dev.tegula.ffm.internal.ThreadAccess;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -146,7 +147,7 @@ public final class RelayoutPlan {
         long n = from.elementCount();
         boolean signed = from.elementType().isIntegral() && !from.elementType().isUnsigned();
         boolean parallel = executor != null && parallelism > 1 && n >= Tasks.MIN_PARALLEL_BYTES
-                && Tasks.sharable(src) && Tasks.sharable(dst);
+                && ThreadAccess.fromAnyThread(src) && ThreadAccess.fromAnyThread(dst);
         int tasks = parallel ? parallelism : 1;
         List<Future<?>> futures = new ArrayList<>();
         for (int k = 0; k < tasks; k++) {
@@ -204,7 +205,7 @@ public final class RelayoutPlan {
     /** Runs loop nests, {@code convert}: from f32 to bf16 ({@link ConvertKernels}), else same type ({@link Kernels}). */
     private void runNests(List<LoopNest> nests, boolean convert, MemorySegment src, MemorySegment dst,
                           ExecutorService executor, int parallelism) {
-        boolean parallel = executor != null && parallelism > 1 && Tasks.sharable(src) && Tasks.sharable(dst);
+        boolean parallel = executor != null && parallelism > 1 && ThreadAccess.fromAnyThread(src) && ThreadAccess.fromAnyThread(dst);
         for (LoopNest nest : nests) {
             long extent = convert ? ConvertKernels.splitExtent(nest) : Kernels.splitExtent(nest);
             long bytes = nest.elements() * elementBytes;

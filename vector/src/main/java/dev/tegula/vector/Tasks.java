@@ -1,26 +1,18 @@
 package dev.tegula.vector;
 
-import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 
 /**
- * Sharing a plan's work between threads: whether a segment may be used by other threads, and
- * waiting for submitted parts. Stateless and thread-safe.
+ * Sharing a plan's work between threads: waiting for submitted parts (whether a segment may be used
+ * by other threads is {@link dev.tegula.ffm.internal.ThreadAccess}'s answer). Stateless and thread-safe.
  */
 final class Tasks {
     /** Below this many bytes a loop nest (or a pack) is not split between threads. */
     static final long MIN_PARALLEL_BYTES = 1L << 21;
 
-    private static final Thread PROBE = new Thread(() -> { });
-
     private Tasks() {
-    }
-
-    /** {@return true if the segment may be used from threads other than the caller's (shared or global arena)} */
-    static boolean sharable(MemorySegment seg) {
-        return seg.isAccessibleBy(PROBE);
     }
 
     /**
