@@ -12,7 +12,6 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -47,8 +46,8 @@ class LayoutGridTest {
 
     @Test
     void aTileLongerThanTheRankCoversEveryDimension() {
-        assertArrayEquals(new long[] {2}, LayoutGrid.tileExtents((ArrayShape) Shape.parse("f32[8]{0:T(2,2)}")));
         LayoutGrid g = grid("f32[8]{0:T(2,2)}");
+        assertEquals(2, g.columnTileExtent());
         assertArrayEquals(new long[][] {{0, 1, 4, 5, 8, 9, 12, 13}}, g.slice(new long[0]));
     }
 
@@ -58,7 +57,8 @@ class LayoutGridTest {
         assertEquals("untiled layout", grid("f32[3,5]").noBoundariesReason());
         LayoutGrid c = grid("f32[4,6]{1,0:T(*,3)}");
         assertFalse(c.hasTileBoundaries());
-        assertNull(LayoutGrid.tileExtents(c.shape()));
+        assertEquals(0, c.rowTileExtent());
+        assertEquals(0, c.columnTileExtent());
         // a 1-D tile covers only the columns
         LayoutGrid t = grid("f32[3,300]{1,0:T(128)}");
         assertEquals(0, t.rowTileExtent());
