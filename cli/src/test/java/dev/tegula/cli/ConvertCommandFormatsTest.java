@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.Npy;
 import dev.tegula.io.SafeTensors;
@@ -65,7 +64,7 @@ class ConvertCommandFormatsTest {
         try {
             MainTest.Result r = MainTest.run("convert", in.toString(), "--layout", "{1,0:T(8,128)}", "--out", out.toString());
             assertEquals(0, r.status(), r.err());
-            ArrayShape tiled = (ArrayShape) Shape.parse("f32[8," + cols + "]{1,0:T(8,128)}");
+            ArrayShape tiled = ArrayShape.parse("f32[8," + cols + "]{1,0:T(8,128)}");
             assertEquals(tiled + "\n", r.out());
             assertEquals(tiled.bufferSize(), Files.size(out));
             try (Arena arena = Arena.ofConfined(); FileChannel ch = FileChannel.open(out, StandardOpenOption.READ)) {

@@ -206,7 +206,7 @@ class ShapeProperties {
                 "bf16[17,260]{1,0:T(8,128)(2,1)}", "bf16[17,260]{0,1:T(8,128)(2,1)}", "f32[9,13]{1,0:T(2,4)(4,1)}",
                 "f32[3,20,300]{2,1,0:T(8,128)}", "bf16[3,17,260]{1,2,0:T(8,128)(2,1)}", "f32[20,30]{1,0:T(8,6)}",
                 "f32[20,30]{1,0:T(6,8)(2,1)}", "f32[20,30]{1,0:T(8,8)(3,1)}"}) {
-            ArrayShape s = (ArrayShape) Shape.parse(text);
+            ArrayShape s = ArrayShape.parse(text);
             Addressing a = Addressing.of(s);
             assertTrue(a instanceof Tiled2 || a instanceof TiledN, text);
             s.forEachIndex(i -> assertEquals(ReferenceIndex.linearIndex(s, i), a.slot(i),

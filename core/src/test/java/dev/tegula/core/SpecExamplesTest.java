@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class SpecExamplesTest {
 
     private static ArrayShape array(String text) {
-        return (ArrayShape) Shape.parse(text);
+        return ArrayShape.parse(text);
     }
 
     /** Fills a memory image: slot -> letter of the element stored there, '0' for padding. */

@@ -15,7 +15,7 @@ import java.util.Objects;
  *
  * {@snippet :
  * try (Arena arena = Arena.ofConfined()) {
- *     Array a = Array.allocate(arena, (ArrayShape) Shape.parse("f32[3,5]{1,0:T(2,2)}"));
+ *     Array a = Array.allocate(arena, ArrayShape.parse("f32[3,5]{1,0:T(2,2)}"));
  *     a.setFloat(2, 3, 1.5f);            // element (2,3) lands in slot 17 of the tiled buffer
  *     float x = a.getFloat(2, 3);        // 1.5
  *     Array row = a.permute(1, 0);       // a transposed view: no copy

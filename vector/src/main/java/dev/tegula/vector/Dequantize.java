@@ -22,7 +22,7 @@ import java.util.concurrent.Future;
  *
  * {@snippet :
  * // rows x cols Q4_K blocks (row-major, cols a multiple of 256) into a tiled bf16 array
- * Array w = Array.allocate(arena, (ArrayShape) Shape.parse("bf16[4096,4096]{0,1:T(8,128)(2,1)}"));
+ * Array w = Array.allocate(arena, ArrayShape.parse("bf16[4096,4096]{0,1:T(8,128)(2,1)}"));
  * Dequantize.copy(QuantBlock.Q4_K, blocks, w);
  * }
  *

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.tegula.core.ArrayShape;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -37,7 +36,7 @@ import org.junit.jupiter.api.Timeout;
 class RelayoutConcurrencyTest {
 
     private static ArrayShape shape(String text) {
-        return (ArrayShape) Shape.parse(text);
+        return ArrayShape.parse(text);
     }
 
     /** Fills a segment with a pattern that differs at every 4-byte word (cheap for large buffers). */

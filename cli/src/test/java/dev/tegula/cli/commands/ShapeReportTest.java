@@ -30,8 +30,8 @@ class ShapeReportTest {
 
     @Test
     void dimensionsMarkDynamicSizes() {
-        assertTrue(ShapeReport.dimensions((ArrayShape) Shape.parse("f32[<=4,?,3]")).startsWith("[<=4, ?, 3]  rank 3; 2 dynamic"));
-        assertEquals("[]  rank 0 (a scalar)", ShapeReport.dimensions((ArrayShape) Shape.parse("f32[]")));
+        assertTrue(ShapeReport.dimensions(ArrayShape.parse("f32[<=4,?,3]")).startsWith("[<=4, ?, 3]  rank 3; 2 dynamic"));
+        assertEquals("[]  rank 0 (a scalar)", ShapeReport.dimensions(ArrayShape.parse("f32[]")));
     }
 
     @Test
@@ -50,11 +50,11 @@ class ShapeReportTest {
 
     @Test
     void addressingNamesTheImplementation() {
-        assertTrue(ShapeReport.addressing(Addressing.of((ArrayShape) Shape.parse("f32[3,5]{1,0:T(2,2)}")))
+        assertTrue(ShapeReport.addressing(Addressing.of(ArrayShape.parse("f32[3,5]{1,0:T(2,2)}")))
                 .startsWith("Addressing.Tiled2"));
-        assertTrue(ShapeReport.addressing(Addressing.of((ArrayShape) Shape.parse("f32[3,5]")))
+        assertTrue(ShapeReport.addressing(Addressing.of(ArrayShape.parse("f32[3,5]")))
                 .startsWith("Addressing.Strided2"));
-        assertTrue(ShapeReport.addressing(Addressing.of((ArrayShape) Shape.parse("f32[8]{0:T(2,2)}")))
+        assertTrue(ShapeReport.addressing(Addressing.of(ArrayShape.parse("f32[8]{0:T(2,2)}")))
                 .startsWith("Addressing.General"));
     }
 
