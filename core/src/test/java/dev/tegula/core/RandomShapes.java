@@ -1,5 +1,6 @@
 package dev.tegula.core;
 
+import dev.tegula.core.testing.Permutations;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -39,7 +40,7 @@ final class RandomShapes {
             dims[d] = r.nextInt(12) == 0 ? 0 : 1 + r.nextInt(maxDim);
             dynamic[d] = r.nextInt(10) == 0;
         }
-        int[] m2m = permutation(r, rank);
+        int[] m2m = Permutations.shuffled(r, rank);
         Layout l = Layout.of(m2m);
         switch (r.nextInt(10)) {
             case 0, 1 -> { }    // untiled
@@ -113,19 +114,6 @@ final class RandomShapes {
         return Tile.of(t);
     }
 
-    static int[] permutation(Random r, int n) {
-        int[] m = new int[n];
-        for (int i = 0; i < n; i++) {
-            m[i] = i;
-        }
-        for (int i = n - 1; i > 0; i--) {
-            int j = r.nextInt(i + 1);
-            int t = m[i];
-            m[i] = m[j];
-            m[j] = t;
-        }
-        return m;
-    }
 
     /** A random shape of any kind: arrays, tuples (nested, empty, long enough for index comments), buffers, token, opaque. */
     static Shape any(Random r, int depth) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tegula.core.testing.Permutations;
 import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
@@ -193,7 +194,7 @@ class ShapeProperties {
             long a = sizes[r.nextInt(7)];
             long b = sizes[r.nextInt(sizes.length)];
             long c = sizes[r.nextInt(7)];
-            Layout l = Layout.of(RandomShapes.permutation(r, rank));
+            Layout l = Layout.of(Permutations.shuffled(r, rank));
             l = r.nextBoolean() ? l.withTiles(Tile.of(a, b)) : l.withTiles(Tile.of(a, b), Tile.of(c, 1));
             ElementType t = r.nextBoolean() ? ElementType.F32 : ElementType.BF16;
             return ArrayShape.of(t, dims).withLayout(l);

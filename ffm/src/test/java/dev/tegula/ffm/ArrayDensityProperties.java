@@ -6,9 +6,9 @@ import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
 import dev.tegula.core.PaddingValue;
+import dev.tegula.core.testing.Permutations;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import net.jqwik.api.Arbitraries;
@@ -42,7 +42,7 @@ class ArrayDensityProperties {
             dims[d] = r.nextInt(8) == 0 ? 1 : 1 + r.nextInt(4);
         }
         ElementType type = r.nextInt(4) == 0 ? ElementType.U4 : ElementType.S16;
-        Layout l = Layout.of(permutation(r, rank));
+        Layout l = Layout.of(Permutations.shuffled(r, rank));
         if (type == ElementType.U4) {
             l = l.withElementSizeInBits(4);
         }
@@ -62,18 +62,10 @@ class ArrayDensityProperties {
                 default -> "step";
             });
         }
-        Layout asked = Layout.of(permutation(r, rank));
+        Layout asked = Layout.of(Permutations.shuffled(r, rank));
         return new Case(ArrayShape.of(type, dims).withLayout(l), ops, asked);
     }
 
-    private static int[] permutation(Random r, int n) {
-        List<Integer> p = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            p.add(i);
-        }
-        Collections.shuffle(p, r);
-        return p.stream().mapToInt(Integer::intValue).toArray();
-    }
 
     /** Applies the case's view operations (seeded by their position, so the case replays). */
     private static Array view(Array a, List<String> ops) {
@@ -86,7 +78,7 @@ class ArrayDensityProperties {
             int d = r.nextInt(rank);
             long n = a.shape().dimension(d);
             a = switch (op) {
-                case "permute" -> a.permute(permutation(r, rank));
+                case "permute" -> a.permute(Permutations.shuffled(r, rank));
                 case "select" -> rank > 1 && n > 0 ? a.select(d, r.nextInt((int) n)) : a;
                 case "slice" -> a.slice(d, n > 0 ? r.nextInt((int) n) : 0, n);
                 default -> a.slice(d, 0, n, 1 + r.nextInt(2));
