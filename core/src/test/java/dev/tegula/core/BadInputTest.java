@@ -73,7 +73,7 @@ class BadInputTest {
             "f32[<=?]                 | 6  | expected an integer (dimension bound)",
             "                         | 0  | expected a shape",
             "[2]                      | 0  | expected a shape",
-            // issue #13: what XLA's parser refuses or crashes on is refused at every level
+            // what XLA's parser refuses or crashes on is refused at every level
             "f32[-2]                  | 4  | dimension size -2 is negative",
             "f32[3,-1]                | 6  | dimension size -1 is negative",
             "f32[<=-1]                | 6  | dimension bound -1 is negative",

@@ -123,7 +123,7 @@ class ShapeTextTest {
         Layout l = ((ArrayShape) s).layout();
         assertSame(ElementType.U32, l.indexPrimitiveType());
         assertSame(ElementType.U16, l.pointerPrimitiveType());
-        assertNull(l.physicalShape(), "P(...) is refused by the parser, as in XLA (issue #13)");
+        assertNull(l.physicalShape(), "P(...) is refused by the parser, as in XLA");
         assertEquals(List.of(Tile.of(2, 2)), l.tiles());
         assertEquals(4, l.tailPaddingAlignment());
         assertEquals(32, l.elementSizeInBits());

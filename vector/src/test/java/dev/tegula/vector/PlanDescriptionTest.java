@@ -8,7 +8,7 @@ import dev.tegula.core.ArrayShape;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Issue #13, item 17: {@code RelayoutPlan.describe()} reads as a sentence, not a record dump. */
+/** {@code RelayoutPlan.describe()} reads as a sentence, not a record dump. */
 class PlanDescriptionTest {
 
     @ParameterizedTest
