@@ -8,11 +8,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
 
 /**
@@ -23,23 +20,13 @@ import net.jqwik.api.statistics.Statistics;
  */
 class LayoutFactsProperties {
 
-    @Provide
-    Arbitrary<ArrayShape> arrays() {
-        return Arbitraries.randomValue(RandomShapes::array);
-    }
-
-    @Provide
-    Arbitrary<Shape> shapes() {
-        return Arbitraries.randomValue(r -> RandomShapes.any(r, 0));
-    }
-
     /** The first tile's elements: the slots below its element count when it is the only tile. */
     private static long tileElements(ArrayShape s) {
         return s.layout().tiles().getFirst().elementCount();
     }
 
     @Property(tries = 500)
-    void theFirstTileSpansItsExtentAlongEveryDimension(@ForAll("arrays") ArrayShape s) {
+    void theFirstTileSpansItsExtentAlongEveryDimension(@ForAll(supplier = RandomShapes.ArrayShapes.class) ArrayShape s) {
         if (!s.layout().isTiled()) {
             for (int d = 0; d < s.rank(); d++) {
                 assertEquals(1, s.tileExtent(d), s + " dim " + d);
@@ -67,7 +54,7 @@ class LayoutFactsProperties {
     }
 
     @Property(tries = 500)
-    void indicesShareATileExactlyWhenTheirIndexDividedByTheExtentsIsEqual(@ForAll("arrays") ArrayShape s) {
+    void indicesShareATileExactlyWhenTheirIndexDividedByTheExtentsIsEqual(@ForAll(supplier = RandomShapes.ArrayShapes.class) ArrayShape s) {
         if (s.layout().tiles().size() != 1 || s.layout().tiles().getFirst().hasCombinedDimensions()
                 || s.elementCount() == 0) {
             return;
@@ -92,7 +79,7 @@ class LayoutFactsProperties {
     }
 
     @Property(tries = 300)
-    void theMajorDimensionHasTheLargestStrideOfTheDimensionsLongerThanOne(@ForAll("arrays") ArrayShape s) {
+    void theMajorDimensionHasTheLargestStrideOfTheDimensionsLongerThanOne(@ForAll(supplier = RandomShapes.ArrayShapes.class) ArrayShape s) {
         int major = s.majorDimension();
         long[] dims = s.dimensions();
         if (Arrays.stream(dims).allMatch(n -> n <= 1)) {
@@ -118,14 +105,14 @@ class LayoutFactsProperties {
     }
 
     @Property(tries = 300)
-    void everyLayoutParsesBackFromItsText(@ForAll("arrays") ArrayShape s) {
+    void everyLayoutParsesBackFromItsText(@ForAll(supplier = RandomShapes.ArrayShapes.class) ArrayShape s) {
         Layout l = s.layout();
         assertEquals(l, Layout.parse(l.toString()), l.toString());
         assertEquals(s, s.withDefaultLayout().withLayout(Layout.parse(l.toString())), s.toString());
     }
 
     @Property(tries = 300)
-    void arrayShapeParseReadsArraysAndRefusesTheRest(@ForAll("shapes") Shape s) {
+    void arrayShapeParseReadsArraysAndRefusesTheRest(@ForAll(supplier = RandomShapes.AnyShapes.class) Shape s) {
         String text = s.toString();
         if (s instanceof ArrayShape a) {
             assertEquals(a, ArrayShape.parse(text));

@@ -5,6 +5,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ArbitrarySupplier;
 
 /**
  * Builds small random valid array shapes and layouts for the property tests: every array element
@@ -19,6 +22,22 @@ final class RandomShapes {
             Arrays.stream(ElementType.values()).filter(ElementType::isArrayType).toArray(ElementType[]::new);
 
     private RandomShapes() {
+    }
+
+    /** {@code @ForAll(supplier = RandomShapes.ArrayShapes.class)}: random array shapes, {@link #array}. */
+    static final class ArrayShapes implements ArbitrarySupplier<ArrayShape> {
+        @Override
+        public Arbitrary<ArrayShape> get() {
+            return Arbitraries.randomValue(RandomShapes::array);
+        }
+    }
+
+    /** {@code @ForAll(supplier = RandomShapes.AnyShapes.class)}: random shapes of every kind, {@link #any}. */
+    static final class AnyShapes implements ArbitrarySupplier<Shape> {
+        @Override
+        public Arbitrary<Shape> get() {
+            return Arbitraries.randomValue(r -> any(r, 0));
+        }
     }
 
     static ArrayShape array(Random r) {

@@ -25,18 +25,8 @@ import net.jqwik.api.statistics.Statistics;
  */
 class ShapeProperties {
 
-    @Provide
-    Arbitrary<ArrayShape> arrays() {
-        return Arbitraries.randomValue(RandomShapes::array);
-    }
-
-    @Provide
-    Arbitrary<Shape> shapes() {
-        return Arbitraries.randomValue(r -> RandomShapes.any(r, 0));
-    }
-
     @Property
-    void printedTextParsesBackToAnEqualShape(@ForAll("shapes") Shape s) {
+    void printedTextParsesBackToAnEqualShape(@ForAll(supplier = RandomShapes.AnyShapes.class) Shape s) {
         String text = s.toString();
         Shape back = Shape.parse(text);
         assertEquals(s, back, text);
@@ -48,7 +38,7 @@ class ShapeProperties {
     }
 
     @Property
-    void linearIndexIsABijectionOntoTheElementSlots(@ForAll("arrays") ArrayShape s) {
+    void linearIndexIsABijectionOntoTheElementSlots(@ForAll(supplier = RandomShapes.ArrayShapes.class) ArrayShape s) {
         Statistics.label("layout").collect(s.layout().hasPaddedDimensions() ? "legacy"
                 : s.layout().isTiled() ? "tiled" : "untiled");
         long slots = s.slotCount();
@@ -84,7 +74,7 @@ class ShapeProperties {
     }
 
     @Property
-    void sizesFollowSpecSection8(@ForAll("arrays") ArrayShape s) {
+    void sizesFollowSpecSection8(@ForAll(supplier = RandomShapes.ArrayShapes.class) ArrayShape s) {
         long n = 1;
         for (long d : s.dimensions()) {
             n *= d;
@@ -105,7 +95,7 @@ class ShapeProperties {
     }
 
     @Property
-    void everyAddressingAgreesWithLinearIndex(@ForAll("arrays") ArrayShape s) {
+    void everyAddressingAgreesWithLinearIndex(@ForAll(supplier = RandomShapes.ArrayShapes.class) ArrayShape s) {
         Addressing a = Addressing.of(s);
         Statistics.label("addressing").collect(a.getClass().getSimpleName());
         assertEquals(s.slotCount(), a.slotCount());
@@ -216,7 +206,7 @@ class ShapeProperties {
     }
 
     @Property
-    void iterationOrders(@ForAll("arrays") ArrayShape s) {
+    void iterationOrders(@ForAll(supplier = RandomShapes.ArrayShapes.class) ArrayShape s) {
         long[] dims = s.dimensions();
         int[] m = s.layout().minorToMajor();
         List<long[]> rowMajor = new ArrayList<>();
