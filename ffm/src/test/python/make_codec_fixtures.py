@@ -1,5 +1,5 @@
 """Writes ffm/src/test/resources/codec/mldtypes_numpy_cases.txt: reference answers from ml_dtypes and
-NumPy for the codec cases of issue #13 (f8e8m0fnu from float32 subnormals; f16 NaN payloads).
+NumPy for the codec edge cases (f8e8m0fnu from float32 subnormals; f16 NaN payloads).
 
 Run from the repository root:  pip install numpy ml_dtypes && python3 ffm/src/test/python/make_codec_fixtures.py
 Each line: KIND INPUT_HEX EXPECTED_HEX, where KIND is

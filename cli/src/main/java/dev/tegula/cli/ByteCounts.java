@@ -2,28 +2,40 @@ package dev.tegula.cli;
 
 import java.util.Locale;
 
-/** Byte counts as the {@code tegula} command prints them. Stateless. */
+/** Byte counts as the {@code tegula} command prints them, in binary units (KiB = 1024 B). Stateless. */
 public final class ByteCounts {
+    private static final String[] UNITS = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+
     private ByteCounts() {
     }
 
-    /** {@return bytes with binary units when at least 1 KiB, e.g. {@code 335544320 B (320 MiB)}} */
+    /** {@return the exact count, with binary units when at least 1 KiB, e.g. {@code 335544320 B (320 MiB)}} */
     public static String text(long bytes) {
-        if (bytes < 1024) {
+        int u = unit(bytes);
+        if (u == 0) {
             return bytes + " B";
         }
-        String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-        int u = -1;
-        double v = bytes;
-        long exact = bytes;
-        boolean isExact = true;
-        while (v >= 1024 && u < units.length - 1) {
-            v /= 1024;
-            isExact &= exact % 1024 == 0;
-            exact /= 1024;
+        boolean exact = bytes % (1L << (10 * u)) == 0;
+        String num = exact ? Long.toString(bytes >> (10 * u)) : "~" + String.format(Locale.ROOT, "%.2f", scaled(bytes, u));
+        return bytes + " B (" + num + " " + UNITS[u] + ")";
+    }
+
+    /** {@return the count in the largest binary unit it reaches, one decimal, e.g. {@code 1.5 GiB} ({@code 512 B} below 1 KiB)} */
+    public static String rounded(long bytes) {
+        int u = unit(bytes);
+        return u == 0 ? bytes + " B" : String.format(Locale.ROOT, "%.1f %s", scaled(bytes, u), UNITS[u]);
+    }
+
+    /** The largest unit (index into {@link #UNITS}) that {@code bytes} reaches; 0 below 1 KiB and for negative counts. */
+    private static int unit(long bytes) {
+        int u = 0;
+        while (u < UNITS.length - 1 && bytes >= 1L << (10 * (u + 1))) {
             u++;
         }
-        String num = isExact ? Long.toString(exact) : "~" + String.format(Locale.ROOT, "%.2f", v);
-        return bytes + " B (" + num + " " + units[u] + ")";
+        return u;
+    }
+
+    private static double scaled(long bytes, int unit) {
+        return bytes / (double) (1L << (10 * unit));
     }
 }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.npy.Npy;
 import dev.tegula.io.safetensors.SafeTensors;
@@ -28,7 +27,12 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code tegula convert}: the #13 defects (items 1, 3, 7, 13, 16/17) and whole checkpoints. */
+/**
+ * {@code tegula convert}: outputs of 2 GiB and more, layouts larger than memory, the output format
+ * from the extension, raw files read back with {@code --shape}, the progress bar, the options that
+ * only some inputs take, shape text and scalar layouts in {@code --layout}, error texts, and whole
+ * checkpoints.
+ */
 class ConvertCommandFormatsTest {
     @TempDir
     Path dir;
@@ -43,7 +47,7 @@ class ConvertCommandFormatsTest {
         return p;
     }
 
-    /** #13 item 1: a raw output of 2 GiB or more was refused by an asByteBuffer and left a 0-byte file. */
+    /** A raw output of 2 GiB or more was refused by an asByteBuffer and left a 0-byte file. */
     @Test
     void rawOutputOfMoreThan2GiBIsWritten() throws IOException {
         long rows = 8;
@@ -65,7 +69,7 @@ class ConvertCommandFormatsTest {
         try {
             MainTest.Result r = MainTest.run("convert", in.toString(), "--layout", "{1,0:T(8,128)}", "--out", out.toString());
             assertEquals(0, r.status(), r.err());
-            ArrayShape tiled = (ArrayShape) Shape.parse("f32[8," + cols + "]{1,0:T(8,128)}");
+            ArrayShape tiled = ArrayShape.parse("f32[8," + cols + "]{1,0:T(8,128)}");
             assertEquals(tiled + "\n", r.out());
             assertEquals(tiled.bufferSize(), Files.size(out));
             try (Arena arena = Arena.ofConfined(); FileChannel ch = FileChannel.open(out, StandardOpenOption.READ)) {
@@ -91,7 +95,7 @@ class ConvertCommandFormatsTest {
         return b.array();
     }
 
-    /** #13 item 3: a layout far larger than memory threw OutOfMemoryError; now refused with its size. */
+    /** A layout far larger than memory threw OutOfMemoryError; now refused with its size. */
     @Test
     void aLayoutFarLargerThanMemoryOrDiskIsRefusedWithItsSize() throws IOException {
         Path in = npy("a.npy", ArrayShape.of(ElementType.F32, 3, 5));
@@ -110,7 +114,7 @@ class ConvertCommandFormatsTest {
         assertNoTemporaries();
     }
 
-    /** #13 item 7: --out x.safetensors wrote a headerless raw buffer; the extension now picks the format. */
+    /** --out x.safetensors wrote a headerless raw buffer; the extension now picks the format. */
     @Test
     void outPicksTheFormatByItsExtension() throws IOException {
         Path in = npy("w.npy", ArrayShape.of(ElementType.F32, 4, 6));
@@ -130,7 +134,7 @@ class ConvertCommandFormatsTest {
         }
     }
 
-    /** #13 item 7: "tiled and back" with the CLI alone: a raw file is read back with --shape. */
+    /** "Tiled and back" with the CLI alone: a raw file is read back with --shape. */
     @Test
     void tiledAndBackWithTheCliAlone() throws IOException {
         Path in = npy("a.npy", ArrayShape.of(ElementType.F32, 20, 300));
@@ -151,7 +155,7 @@ class ConvertCommandFormatsTest {
         assertEquals(2, none.status());
     }
 
-    /** #13 item 13: convert was silent for 27 s; a bar with bytes, rate and time left now shows on a terminal. */
+    /** Convert was silent for 27 s; a bar with bytes, rate and time left now shows on a terminal. */
     @Test
     void progressShowsBytesRateAndTimeLeftOnATerminalAndNothingOtherwise() throws IOException {
         Path in = npy("a.npy", ArrayShape.of(ElementType.F32, 1024, 1024));
@@ -168,7 +172,7 @@ class ConvertCommandFormatsTest {
         assertEquals("", quiet.err());
     }
 
-    /** #13 item 17: --tensor on an .npy file was ignored; now refused. */
+    /** --tensor on an .npy file was ignored; now refused. */
     @Test
     void tensorOnAnNpyIsRefused() throws IOException {
         Path in = npy("a.npy", ArrayShape.of(ElementType.F32, 2, 3));
@@ -178,7 +182,7 @@ class ConvertCommandFormatsTest {
         assertFalse(Files.exists(dir.resolve("x.npy")));
     }
 
-    /** #13 item 17: --layout takes the full shape text convert itself prints. */
+    /** --layout takes the full shape text convert itself prints. */
     @Test
     void layoutAcceptsTheFullShapeTextConvertPrints() throws IOException {
         Path in = npy("a.npy", ArrayShape.of(ElementType.F32, 20, 300));
@@ -196,7 +200,7 @@ class ConvertCommandFormatsTest {
         assertTrue(dims.err().contains("[20, 301]") || dims.err().contains("20,301"), dims.err());
     }
 
-    /** #13 item 17: a scalar's {} layout works. */
+    /** A scalar's {} layout works. */
     @Test
     void aScalarsEmptyLayoutWorks() throws IOException {
         Path in = dir.resolve("s.npy");
@@ -212,7 +216,7 @@ class ConvertCommandFormatsTest {
         assertArrayEquals(Files.readAllBytes(in), Files.readAllBytes(out));
     }
 
-    /** #13 item 16 (convert): an error names the file and says what is wrong with it, without an exception's class name. */
+    /** An error names the file and says what is wrong with it, without an exception's class name. */
     @Test
     void errorsNameTheFile() throws IOException {
         Path in = npy("a.npy", ArrayShape.of(ElementType.F32, 2, 3));

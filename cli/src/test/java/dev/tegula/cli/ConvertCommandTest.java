@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.npy.Npy;
 import dev.tegula.io.safetensors.SafeTensors;
@@ -51,7 +50,7 @@ class ConvertCommandTest {
                 "--out", out.toString());
         assertEquals(0, r.status(), r.err());
         assertEquals("bf16[20,300]{1,0:T(8,128)(2,1)}\n", r.out());
-        ArrayShape shape = (ArrayShape) Shape.parse("bf16[20,300]{1,0:T(8,128)(2,1)}");
+        ArrayShape shape = ArrayShape.parse("bf16[20,300]{1,0:T(8,128)(2,1)}");
         byte[] bytes = Files.readAllBytes(out);
         assertEquals(shape.bufferSize(), bytes.length);
         try (Arena arena = Arena.ofConfined()) {

@@ -3,11 +3,11 @@ package dev.tegula.cli;
 // tag::imports[]
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Layout;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import dev.tegula.vector.Relayout;
 import java.lang.foreign.Arena;
 // end::imports[]
+import dev.tegula.core.Shape;
 import dev.tegula.core.ElementType;
 import dev.tegula.io.ConvertOptions;
 import dev.tegula.io.ConvertReport;
@@ -48,7 +48,7 @@ class GuideExamplesTest {
     void readme() {
         // tag::readme[]
         try (Arena arena = Arena.ofConfined()) {
-            ArrayShape shape = (ArrayShape) Shape.parse("f32[3,5]{1,0:T(2,2)}");
+            ArrayShape shape = ArrayShape.parse("f32[3,5]{1,0:T(2,2)}");
             Array a = Array.allocate(arena, shape);        // 96 bytes: 15 floats, 9 padding slots
             a.setFloat(2, 3, 1.5f);
             long slot = shape.linearIndex(2, 3);           // 17: where (2,3) sits in the tiled buffer
@@ -67,7 +67,7 @@ class GuideExamplesTest {
     @Test
     void shapes() {
         // tag::shapes[]
-        ArrayShape s = (ArrayShape) Shape.parse("f32[3,5]{1,0:T(2,2)}");
+        ArrayShape s = ArrayShape.parse("f32[3,5]{1,0:T(2,2)}");
         s.elementCount();          // 15
         s.byteSize();              // 60: XLA's ByteSizeOf, no padding
         s.bufferSize();            // 96: six 2x2 tiles of f32, padding included
@@ -104,7 +104,7 @@ class GuideExamplesTest {
     void arrays() {
         // tag::arrays[]
         try (Arena arena = Arena.ofConfined()) {
-            Array a = Array.allocate(arena, (ArrayShape) Shape.parse("f32[2,3]{0,1}"));  // zeros
+            Array a = Array.allocate(arena, ArrayShape.parse("f32[2,3]{0,1}"));  // zeros
             a.copyFrom(new float[] {0, 1, 2, 3, 4, 5});    // logical row-major order, whatever the layout
             a.setFloat(1, 2, 50f);
             float x = a.getFloat(1, 2);                    // 50.0
@@ -140,14 +140,14 @@ class GuideExamplesTest {
     void relayout() {
         // tag::relayout[]
         try (Arena arena = Arena.ofConfined()) {
-            Array src = Array.allocate(arena, (ArrayShape) Shape.parse("bf16[256,512]{1,0}"));
+            Array src = Array.allocate(arena, ArrayShape.parse("bf16[256,512]{1,0}"));
             src.setFloat(3, 200, 2.5f);
 
             // a new array in another layout
             Array tiled = Relayout.to(src, Layout.rowMajor(2).withTiles(Tile.of(8, 128), Tile.of(2, 1)), arena);
 
             // or into an array you already have
-            Array columnMajor = Array.allocate(arena, (ArrayShape) Shape.parse("bf16[256,512]{0,1}"));
+            Array columnMajor = Array.allocate(arena, ArrayShape.parse("bf16[256,512]{0,1}"));
             Relayout.copy(tiled, columnMajor);
             float x = columnMajor.getFloat(3, 200);        // 2.5
 
@@ -197,7 +197,7 @@ class GuideExamplesTest {
             // memory that came from elsewhere: a mapped file, a buffer a native library filled
             MemorySegment memory = arena.allocate(4 * 6 * Float.BYTES);
             memory.setAtIndex(ValueLayout.JAVA_FLOAT, 1, 7f);
-            Array a = Array.wrap(memory, (ArrayShape) Shape.parse("f32[4,6]{0,1}"));  // no copy
+            Array a = Array.wrap(memory, ArrayShape.parse("f32[4,6]{0,1}"));  // no copy
             float x = a.getFloat(1, 0);                     // 7.0: slot 1 of a column-major array
             // end::interop[]
             assertEquals(7f, x);
@@ -253,8 +253,8 @@ class GuideExamplesTest {
         assertInstanceOf(WrongThreadException.class, cause);
         // tag::threads-shared[]
         try (Arena arena = Arena.ofShared(); ExecutorService pool = Executors.newFixedThreadPool(2)) {
-            Array src = Array.allocate(arena, (ArrayShape) Shape.parse("f32[1024,1024]{1,0}"));
-            Array dst = Array.allocate(arena, (ArrayShape) Shape.parse("f32[1024,1024]{0,1}"));
+            Array src = Array.allocate(arena, ArrayShape.parse("f32[1024,1024]{1,0}"));
+            Array dst = Array.allocate(arena, ArrayShape.parse("f32[1024,1024]{0,1}"));
             src.setFloat(1023, 0, 9f);
             Relayout.copy(src, dst, pool, 2);              // up to 2 tasks of the pool share the work
             float x = dst.getFloat(1023, 0);               // 9.0

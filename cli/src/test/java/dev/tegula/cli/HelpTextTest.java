@@ -9,7 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Issue #13, item 14: help text never breaks a shape or an option example across lines. Every quoted
+ * Help text never breaks a shape or an option example across lines. Every quoted
  * example opens and closes on one line, and no shape text ({@code type[...]...}) is split.
  */
 class HelpTextTest {

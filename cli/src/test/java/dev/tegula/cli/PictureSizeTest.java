@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Issue #13, item 5: {@code map --png} and {@code --svg} draw a picture of bounded pixel size for
+ * {@code map --png} and {@code --svg} draw a picture of bounded pixel size for
  * every {@code --max} the help allows (1..4096), cutting the grid further when needed and saying so.
  */
 class PictureSizeTest {

@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** Issue #13, item 17: the README names every command the tool has (it once left out {@code convert}). */
+/** The README names every command the tool has (it once left out {@code convert}). */
 class ReadmeCommandsTest {
     @Test
     void readmeNamesEveryCommand() throws IOException {

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue #13, items 6 and 12: {@code ./run} keeps the caller's working directory, starts the jar
+ * {@code ./run} keeps the caller's working directory, starts the jar
  * without Maven when the jar is newer than every source and pom, builds when something changed,
  * and lets none of Maven's colour codes through. Runs the real script in a copy of the checkout's
  * skeleton, with a stand-in {@code mvn} (which prints the {@code ESC[0m} resets Maven 3.8 prints,

@@ -194,11 +194,6 @@ public abstract sealed class Addressing
         return x > 0 && (x & (x - 1)) == 0;
     }
 
-    /** {@return {@code a / b} rounded up, for {@code a >= 0, b > 0}} */
-    protected static long ceilDiv(long a, long b) {
-        return IndexPlan.ceilDiv(a, b);
-    }
-
     /**
      * {@return the slot of {@code index} by XLA's general nested-tiling algorithm}, the same as
      * {@link ArrayShape#linearIndex(long...)}

@@ -16,7 +16,8 @@ import java.util.function.Consumer;
  * <p>Sizes: {@link #elementCount()} (logical elements), {@link #byteSize()} (XLA's
  * {@code ByteSizeOf}: no tile padding), {@link #slotCount()} (element-sized slots of the buffer,
  * every padding included) and {@link #bufferSize()} (bytes of the buffer). Index math:
- * {@link #linearIndex(long...)} and {@link #multiIndex(long)}.
+ * {@link #linearIndex(long...)} and {@link #multiIndex(long)}. Layout facts: {@link #tileExtent(int)}
+ * and {@link #majorDimension()}. Text: {@link #parse(String)} and {@link #toString()}.
  */
 public final class ArrayShape implements Shape {
     /** The size stored for an unbounded dynamic dimension ({@code ?}), as in XLA. */
@@ -68,6 +69,34 @@ public final class ArrayShape implements Shape {
         ArrayShape s = new ArrayShape(type, dims.clone(), dynamic.clone(), Layout.rowMajor(dims.length));
         Validation.STRICT.check(s);
         return s;
+    }
+
+    /**
+     * Parses the HLO text of an array shape and validates it in {@link Validation#STRICT} mode, as
+     * {@link Shape#parse(String)} does, for text that must be an array: {@code ArrayShape.parse("f32[3,5]{1,0:T(2,2)}")}.
+     *
+     * @param text e.g. {@code "bf16[8,128]{1,0:T(8,128)(2,1)}"}; without a layout, the default (row-major) one
+     * @return the array shape
+     * @throws ShapeParseException      if the text is not a shape, or is a shape but not an array
+     *                                  (a tuple, buffer, token or opaque shape: offset of its first character)
+     * @throws IllegalArgumentException if the text is an array shape that fails validation (naming the field and value)
+     */
+    public static ArrayShape parse(String text) {
+        return parse(text, Validation.STRICT);
+    }
+
+    /**
+     * Like {@link #parse(String)}, validating at {@code level} (see {@link Shape#parse(String, Validation)}).
+     *
+     * @throws ShapeParseException      if the text is not an array shape
+     * @throws IllegalArgumentException if the shape fails validation at {@code level}
+     */
+    public static ArrayShape parse(String text, Validation level) {
+        Shape s = ShapeParser.parse(text, level);
+        if (s instanceof ArrayShape a) {
+            return a;
+        }
+        throw ShapeParser.notAnArray(text, s);
     }
 
     /**
@@ -210,6 +239,61 @@ public final class ArrayShape implements Shape {
      */
     public long xlaArraySize() {
         return plan().xlaArraySize(this);
+    }
+
+    // ---- layout facts ----------------------------------------------------------------------------------
+
+    /**
+     * {@return the extent of the layout's first tile along logical dimension {@code dim}}: how many
+     * consecutive indices of {@code dim} one tile of {@code tiles().get(0)} spans. XLA lines a tile up
+     * with the most minor physical dimensions (a tile longer than the rank covers every dimension, the
+     * shape counting as having leading size-1 dimensions), so this is the tile's size at {@code dim}'s
+     * physical position, and 1 where the layout is untiled or the tile does not reach {@code dim}.
+     * The size is not clipped to the dimension: {@code f32[3,5]{1,0:T(8,128)}} gives 8 and 128.
+     *
+     * <p>Later tiles do not change the answer (they tile within the first one, spec section 7), nor do
+     * {@code L(n)} and {@code E(n)}. Where the first tile combines dimensions ({@code *}), its size is
+     * that of their merged index (the more major index times the more minor size plus the more minor
+     * index), and is shared out from the most minor of them: each gets the size left, clipped to its
+     * own size (a zero size counting as 1), and passes on that size divided by its own, rounded up; the
+     * most major of them gets what is left, not clipped. For {@code f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}}
+     * the extents are {@code (1,1,2,1,3)}, and for {@code f32[4,2]{1,0:T(*,3)}} they are {@code (2,2)}:
+     * a tile of three merged indices spans two rows and two columns.
+     *
+     * @param dim a logical dimension, {@code 0 <= dim < rank()}
+     * @throws IndexOutOfBoundsException if {@code dim} is not a dimension of this shape
+     * @throws IllegalArgumentException  if the shape is invalid or has an unbounded dimension
+     */
+    public long tileExtent(int dim) {
+        checkDimension(dim);
+        return plan().tileExtent(layout, dim);
+    }
+
+    /**
+     * {@return the physically most major logical dimension of size greater than 1, or -1 if there is
+     * none} (every dimension has size 0 or 1): the first entry of {@code minor_to_major}, read from the
+     * major end, whose size is not 0 or 1. Slicing a buffer along it cuts the layout into its largest
+     * pieces; for a strided array view, whose layout orders the dimensions by decreasing stride, it is
+     * the dimension of the largest stride. Sizes are bounds for {@code <=N}.
+     *
+     * @throws IllegalArgumentException if the shape is invalid or has an unbounded dimension
+     */
+    public int majorDimension() {
+        plan();
+        for (int p = 0; p < dims.length; p++) {
+            int d = layout.major(p);
+            if (dims[d] > 1) {
+                return d;
+            }
+        }
+        return -1;
+    }
+
+    private void checkDimension(int dim) {
+        if (dim < 0 || dim >= dims.length) {
+            throw new IndexOutOfBoundsException("dim: " + dim + " is not a dimension of " + toStringWithoutLayout()
+                    + " (rank " + dims.length + ")");
+        }
     }
 
     // ---- index math ------------------------------------------------------------------------------------

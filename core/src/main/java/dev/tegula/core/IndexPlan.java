@@ -2,6 +2,7 @@ package dev.tegula.core;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The index math of one valid array shape, precomputed: XLA's general nested-tiling algorithm
@@ -50,6 +51,8 @@ final class IndexPlan {
     final long slotCount;
     final long bufferSize;
     final long slotBits;
+    /** The layout's digit formula, built on first use ({@link #slotFormula()}); null until then. */
+    private volatile Optional<SlotFormula> formula;
 
     private IndexPlan(ArrayShape shape) {
         Layout layout = shape.layout();
@@ -131,7 +134,7 @@ final class IndexPlan {
             long[] s2 = new long[s + 2 * tt.length];
             System.arraycopy(sizes, 0, s2, 0, s);
             for (int q = 0; q < tt.length; q++) {
-                s2[s + q] = ceilDiv(sizes[s + q], tt[q]);
+                s2[s + q] = Math.ceilDiv(sizes[s + q], tt[q]);
                 s2[s + tt.length + q] = tt[q];
             }
             sizes = s2;
@@ -148,7 +151,7 @@ final class IndexPlan {
         paddedCount = stride;
         long slots = stride;
         if (tiled && layout.tailPaddingAlignment != 1) {
-            slots = Math.multiplyExact(ceilDiv(slots, layout.tailPaddingAlignment), layout.tailPaddingAlignment);
+            slots = Math.multiplyExact(Math.ceilDiv(slots, layout.tailPaddingAlignment), layout.tailPaddingAlignment);
         }
         slotCount = slots;
         bufferSize = bytesFor(slots, layout.elementSizeInBits, shape.elementType());
@@ -172,14 +175,10 @@ final class IndexPlan {
         }
     }
 
-    static long ceilDiv(long a, long b) {
-        return -Math.floorDiv(-a, b);
-    }
-
     /** Bytes of {@code n} elements stored in {@code bits} each (0 = the type's byte width). */
     static long bytesFor(long n, long bits, ElementType type) {
         if (bits != 0) {
-            return ceilDiv(Math.multiplyExact(n, bits), 8);
+            return Math.ceilDiv(Math.multiplyExact(n, bits), 8);
         }
         return Math.multiplyExact(n, (long) type.byteWidth());
     }
@@ -340,12 +339,12 @@ final class IndexPlan {
             long size = j < rank ? maxSplitSize(layout, minorToMajor[j]) : 1;
             if (j < k) {
                 long tj = t[k - 1 - j];
-                size = Math.multiplyExact(ceilDiv(size, tj), tj);
+                size = Math.multiplyExact(Math.ceilDiv(size, tj), tj);
             }
             n = Math.multiplyExact(n, size);
         }
         if (layout.tailPaddingAlignment != 1) {
-            n = Math.multiplyExact(ceilDiv(n, layout.tailPaddingAlignment), layout.tailPaddingAlignment);
+            n = Math.multiplyExact(Math.ceilDiv(n, layout.tailPaddingAlignment), layout.tailPaddingAlignment);
         }
         return bytesFor(n, layout.elementSizeInBits, shape.elementType());
     }
@@ -366,11 +365,21 @@ final class IndexPlan {
         return size;
     }
 
+    /** {@return the layout's {@link SlotFormula}, built on the first call and kept (empty where a split cuts a digit unevenly)} */
+    Optional<SlotFormula> slotFormula() {
+        Optional<SlotFormula> f = formula;
+        if (f == null) {
+            f = Optional.ofNullable(buildSlotFormula());
+            formula = f;
+        }
+        return f;
+    }
+
     /**
      * Replays the steps on symbolic coordinates (mixed-radix sums of digits of logical indices) to
      * produce the layout's {@link SlotFormula}, or null where a split cuts a digit unevenly.
      */
-    SlotFormula slotFormula(ArrayShape shape) {
+    private SlotFormula buildSlotFormula() {
         if (elementCount == 0) {
             // no index to map: the empty sum is exact, and the digit rules below would divide by the
             // zero range of an empty dimension or multiply strides that no element ever uses
@@ -415,6 +424,38 @@ final class IndexPlan {
             }
         }
         return SlotFormula.build(coords, finalStrides, rank);
+    }
+
+    /** {@link ArrayShape#tileExtent(int)}: the first tile's extent along logical dimension {@code dim}. */
+    long tileExtent(Layout layout, int dim) {
+        if (!tiled) {
+            return 1;
+        }
+        long[] t = layout.tiles[0].dimsUnsafe();
+        int p = 0;   // physical position of dim, 0 = most major
+        while (minorToMajor[rank - 1 - p] != dim) {
+            p++;
+        }
+        int first = rank - t.length;   // physical position of the tile's first entry (negative: prepended 1s)
+        int i = p - first;
+        if (i < 0) {
+            return 1;   // more major than the tile reaches
+        }
+        int end = i;   // the entry that carries the size of dim's group ('*' entries merge into it)
+        while (t[end] == Tile.COMBINE) {
+            end++;
+        }
+        long left = t[end];
+        for (int k = end; k > i; k--) {
+            left = Math.ceilDiv(left, sizeAt(first + k));
+        }
+        boolean mostMajor = i == 0 || t[i - 1] != Tile.COMBINE;
+        return mostMajor ? left : Math.min(left, sizeAt(first + i));
+    }
+
+    /** The physical size at position {@code p} before tiling (1 for the positions a long tile prepends, and for 0). */
+    private long sizeAt(int p) {
+        return p < 0 ? 1 : Math.max(1, physicalSizes[p]);
     }
 
     /** {@return true if the layout is a single 2-D tile, optionally followed by an (c,1) tile, on rank >= 2} */

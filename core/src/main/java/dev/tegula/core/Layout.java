@@ -98,6 +98,30 @@ public final class Layout {
         return unchecked(m);
     }
 
+    /**
+     * Parses a layout on its own, in the braces of the shape text: {@code Layout.parse("{1,0:T(8,128)(2,1)}")}.
+     * Its rank is the number of {@code minor_to_major} entries ({@code "{}"} is the layout of a scalar),
+     * and {@code Layout.parse(l.toString()).equals(l)} for every layout that passes the checks below.
+     * To give an array shape this layout, use {@link ArrayShape#withLayout(Layout)}; there is no need
+     * to print a shape and parse it again.
+     *
+     * <p>The checks are those of {@link Validation#STRICT} that need no shape: {@code minor_to_major} is a
+     * permutation, tile sizes are positive or {@code *} (not last), {@code L(n)} is positive,
+     * {@code E(n)} and {@code M(n)} are not negative, {@code S(n)} is in 0..127, {@code PAD(...)} has
+     * one size per dimension and no tiles beside it, and the sparse-only fields ({@code #(t)},
+     * {@code *(t)}, {@code P(...)}) are absent. What depends on the shape (the rank, split indices, padded
+     * sizes against the dimensions, {@code E(n)} against the element type) is checked when the layout is
+     * attached to a shape.
+     *
+     * @param text a layout in braces, e.g. {@code "{1,0:T(8,128)(2,1)}"}; whitespace and comments
+     *             around tokens are allowed, as in shape text
+     * @throws ShapeParseException      if the text is not a layout (with the character offset and what was expected)
+     * @throws IllegalArgumentException if the layout fails a check above (naming the field and value)
+     */
+    public static Layout parse(String text) {
+        return ShapeParser.parseLayout(text);
+    }
+
     private static void checkRank(int rank) {
         if (rank < 0) {
             throw new IllegalArgumentException("rank: must be >= 0, got " + rank);

@@ -39,6 +39,46 @@ final class ShapeParser {
         return s;
     }
 
+    /**
+     * Parses a layout on its own, in braces ({@code {1,0:T(8,128)}}, {@code {}} for rank 0): its rank
+     * is the number of {@code minor_to_major} entries. Checks what needs no shape ({@link Validator#layoutProblem(Layout)}).
+     */
+    static Layout parseLayout(String text) {
+        if (text == null) {
+            throw new NullPointerException("text");
+        }
+        ShapeParser p = new ShapeParser(text, Validation.STRICT);
+        p.skip();
+        int start = p.pos;
+        p.expect('{', "to open a layout such as {1,0:T(8,128)}");
+        Layout l = p.layout(start, -1);
+        p.skip();
+        if (p.pos < text.length()) {
+            throw p.error("Extra content after layout: expected end of text, found '" + p.rest() + "'");
+        }
+        String problem = Validator.layoutProblem(l);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
+        }
+        return l;
+    }
+
+    /** {@return the exception for text that is a shape, but not an array shape} */
+    static ShapeParseException notAnArray(String text, Shape s) {
+        int at = 0;
+        while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
+            at++;
+        }
+        String kind = switch (s) {
+            case TupleShape t -> "a tuple";
+            case BufferShape b -> "a buffer";
+            case TokenShape t -> "a token";
+            case OpaqueShape o -> "an opaque shape";
+            case ArrayShape a -> throw new IllegalStateException("an array shape");
+        };
+        return new ShapeParseException(text, at, "expected an array shape such as f32[3,5]{1,0}, found " + kind);
+    }
+
     // ---- lexing ----------------------------------------------------------------------------------------
 
     private void skip() {
@@ -310,6 +350,7 @@ final class ShapeParser {
         return v;
     }
 
+    /** The layout after its '{'; {@code rank} is the shape's, or -1 for a layout on its own (any rank). */
     private Layout layout(int layoutStart, int rank) {
         List<Long> m2m = new ArrayList<>();
         if (peekInteger()) {
@@ -322,11 +363,11 @@ final class ShapeParser {
                 m2m.add(v);
             } while (accept(','));
         }
-        if (m2m.size() != rank) {
+        if (rank >= 0 && m2m.size() != rank) {
             throw errorAt(layoutStart, "Dimensions size is " + rank + ", but minor to major size is " + m2m.size() + ".");
         }
-        int[] m = new int[rank];
-        for (int i = 0; i < rank; i++) {
+        int[] m = new int[m2m.size()];
+        for (int i = 0; i < m.length; i++) {
             m[i] = (int) (long) m2m.get(i);
         }
         Layout l = Layout.unchecked(m);

@@ -59,12 +59,13 @@ public final class SlotFormula {
 
     /**
      * {@return the digit-term formula of this shape's layout, or empty where a tile does not divide
-     * the digit it cuts}
+     * the digit it cuts} Built once per shape object and kept with it: calls on the same
+     * {@code ArrayShape} return the same answer without building it again.
      *
      * @throws IllegalArgumentException if the shape is invalid or has an unbounded dimension
      */
     public static Optional<SlotFormula> of(ArrayShape shape) {
-        return Optional.ofNullable(shape.plan().slotFormula(shape));
+        return shape.plan().slotFormula();
     }
 
     @Override
@@ -117,11 +118,11 @@ public final class SlotFormula {
                 }
                 low.add(new CoordDigit(g.dim, g.div, f, g.coef, f));
                 long hiMod = g.mod == UNBOUNDED ? UNBOUNDED : g.mod / f;
-                long hiRange = IndexPlan.ceilDiv(g.range, f);
+                long hiRange = Math.ceilDiv(g.range, f);
                 high.add(new CoordDigit(g.dim, Math.multiplyExact(g.div, f), hiMod, 1, hiRange));
             }
         }
-        return new Coord[] {new Coord(high, IndexPlan.ceilDiv(c.size, t)), new Coord(low, t)};
+        return new Coord[] {new Coord(high, Math.ceilDiv(c.size, t)), new Coord(low, t)};
     }
 
     private static boolean isTopDigit(Coord c, long top) {

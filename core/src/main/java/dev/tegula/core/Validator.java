@@ -105,26 +105,9 @@ final class Validator {
         if (perm != null) {
             return perm + ": {" + join(m) + "}; shape: " + ShapePrinter.print(a, false);
         }
-        if (l.tailPaddingAlignment <= 0) {
-            return "layout tail_padding_alignment_in_elements field is <= 0: " + l.tailPaddingAlignment;
-        }
-        if (l.indexPrimitiveType != null) {
-            return "layout has a index_primitive_type (" + l.indexPrimitiveType + "), but is not a sparse array";
-        }
-        if (l.pointerPrimitiveType != null) {
-            return "layout has a pointer_primitive_type (" + l.pointerPrimitiveType + "), but is not a sparse array";
-        }
-        if (l.physicalShape != null) {
-            return "layout has a physical_shape, but is not a sparse array";
-        }
-        for (Tile t : l.tiles) {
-            String tp = t.problem();
-            if (tp != null) {
-                return tp;
-            }
-        }
-        if (l.elementSizeInBits < 0) {
-            return "layout element_size_in_bits field is negative: " + l.elementSizeInBits;
+        String f = fieldProblem(l);
+        if (f != null) {
+            return f;
         }
         boolean[] seenSplit = new boolean[rank];
         for (SplitConfig sc : l.splitConfigs) {
@@ -160,18 +143,72 @@ final class Validator {
                 }
             }
         }
-        return strict ? strictProblem(a, l) : null;
+        return strict ? strictProblem(l, a.elementType()) : null;
     }
 
-    private static String strictProblem(ArrayShape a, Layout l) {
+    /**
+     * The checks of a layout on its own ({@link Layout#parse}): those of {@link #layoutProblem(ArrayShape, boolean)}
+     * at STRICT that need no shape. The rank is the number of {@code minor_to_major} entries.
+     */
+    static String layoutProblem(Layout l) {
+        int[] m = l.minorToMajor;
+        String perm = permutationProblem(m);
+        if (perm != null) {
+            return perm + ": {" + join(m) + "}";
+        }
+        String f = fieldProblem(l);
+        if (f != null) {
+            return f;
+        }
+        if (l.paddedDimensions != null) {
+            if (l.paddedDimensions.length != m.length) {
+                return "layout has " + l.paddedDimensions.length + " padded dimensions, but minor_to_major has "
+                        + m.length + " entries";
+            }
+            for (int d = 0; d < m.length; d++) {
+                if (l.paddedDimensions[d] < 0) {
+                    return "layout padded_dimensions[" + d + "] is negative: " + l.paddedDimensions[d];
+                }
+            }
+        }
+        return strictProblem(l, null);
+    }
+
+    /** The checks of single fields, in XLA's order: tail padding, sparse-only fields, tiles, element size. */
+    private static String fieldProblem(Layout l) {
+        if (l.tailPaddingAlignment <= 0) {
+            return "layout tail_padding_alignment_in_elements field is <= 0: " + l.tailPaddingAlignment;
+        }
+        if (l.indexPrimitiveType != null) {
+            return "layout has a index_primitive_type (" + l.indexPrimitiveType + "), but is not a sparse array";
+        }
+        if (l.pointerPrimitiveType != null) {
+            return "layout has a pointer_primitive_type (" + l.pointerPrimitiveType + "), but is not a sparse array";
+        }
+        if (l.physicalShape != null) {
+            return "layout has a physical_shape, but is not a sparse array";
+        }
+        for (Tile t : l.tiles) {
+            String tp = t.problem();
+            if (tp != null) {
+                return tp;
+            }
+        }
+        if (l.elementSizeInBits < 0) {
+            return "layout element_size_in_bits field is negative: " + l.elementSizeInBits;
+        }
+        return null;
+    }
+
+    /** Tegula's strict checks; {@code type} null (a layout on its own) skips the element size against the type. */
+    private static String strictProblem(Layout l, ElementType type) {
         for (Tile t : l.tiles) {
             if (t.dimsUnsafe()[t.rank() - 1] == Tile.COMBINE) {
                 return "layout has invalid tiles: tile " + t + " ends with '*', which has no more-minor "
                         + "dimension to combine with";
             }
         }
-        if (l.elementSizeInBits != 0) {
-            ElementType type = a.elementType();
+        if (l.elementSizeInBits != 0 && type != null) {
             long e = l.elementSizeInBits;
             boolean packed = (e == 1 || e == 2 || e == 4) && e >= type.bitWidth();
             if (!packed && e != 8L * type.byteWidth()) {

@@ -73,7 +73,7 @@ class BadInputTest {
             "f32[<=?]                 | 6  | expected an integer (dimension bound)",
             "                         | 0  | expected a shape",
             "[2]                      | 0  | expected a shape",
-            // issue #13: what XLA's parser refuses or crashes on is refused at every level
+            // what XLA's parser refuses or crashes on is refused at every level
             "f32[-2]                  | 4  | dimension size -2 is negative",
             "f32[3,-1]                | 6  | dimension size -1 is negative",
             "f32[<=-1]                | 6  | dimension bound -1 is negative",
@@ -190,7 +190,7 @@ class BadInputTest {
 
     @Test
     void duplicateMinorToMajorParsesWithNoneThenIndexMathThrows() {
-        ArrayShape s = (ArrayShape) Shape.parse("f32[2,3]{1,1}", Validation.NONE);
+        ArrayShape s = ArrayShape.parse("f32[2,3]{1,1}", Validation.NONE);
         assertEquals("f32[2,3]{1,1}", s.toString());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.linearIndex(0, 0));
         assertMessage(e, "duplicate values");
@@ -219,7 +219,7 @@ class BadInputTest {
 
     @Test
     void unboundedDimensionsHaveNoIndexMath() {
-        ArrayShape s = (ArrayShape) Shape.parse("f32[?,3]");
+        ArrayShape s = ArrayShape.parse("f32[?,3]");
         assertMessage(assertThrows(IllegalArgumentException.class, s::elementCount), "unbounded dynamic size '?'");
         assertThrows(IllegalArgumentException.class, () -> s.linearIndex(0, 0));
         assertThrows(IllegalArgumentException.class, () -> Addressing.of(s));
@@ -241,7 +241,7 @@ class BadInputTest {
         assertMessage(assertThrows(IndexOutOfBoundsException.class, () -> s.linearIndex(0, 0, 0)), "3 coordinates");
         assertMessage(assertThrows(IndexOutOfBoundsException.class, () -> s.multiIndex(6)), "slot 6");
         assertMessage(assertThrows(IndexOutOfBoundsException.class, () -> s.multiIndex(-1)), "slot -1");
-        ArrayShape tiled = (ArrayShape) Shape.parse("f32[3,5]{1,0:T(2,2)}");
+        ArrayShape tiled = ArrayShape.parse("f32[3,5]{1,0:T(2,2)}");
         assertMessage(assertThrows(IndexOutOfBoundsException.class, () -> tiled.multiIndex(9)), "padding");
         assertThrows(IndexOutOfBoundsException.class, () -> tiled.linearIndex(3, 0));
         assertThrows(IndexOutOfBoundsException.class, () -> tiled.linearIndex(0, 5));
@@ -253,7 +253,7 @@ class BadInputTest {
         String[] shapes = {"f32[3]", "f32[3,4]", "f32[3,4,5]", "f32[2,3,4,5]", "f32[2,2,2,2,2]", "f32[]",
                 "f32[4,8]{1,0:T(2,4)}", "f32[2,4,8]{2,1,0:T(2,4)(2,1)}", "f32[8]{0:T(2,2)}"};
         for (String text : shapes) {
-            ArrayShape s = (ArrayShape) Shape.parse(text);
+            ArrayShape s = ArrayShape.parse(text);
             Addressing a = Addressing.of(s);
             long[] dims = s.dimensions();
             Executable[] bad = switch (s.rank()) {

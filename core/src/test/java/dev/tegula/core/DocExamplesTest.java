@@ -19,12 +19,12 @@ class DocExamplesTest {
 
     @Test
     void iterationOrdersOfShapesAndLayoutsMd() {
-        ArrayShape s = (ArrayShape) Shape.parse("f32[2,3]{0,1}");
+        ArrayShape s = ArrayShape.parse("f32[2,3]{0,1}");
         assertEquals(List.of("[0, 0]", "[0, 1]", "[0, 2]", "[1, 0]", "[1, 1]", "[1, 2]"), visit(s::forEachIndex));
         List<String> columnFirst = List.of("[0, 0]", "[1, 0]", "[0, 1]", "[1, 1]", "[0, 2]", "[1, 2]");
         assertEquals(columnFirst, visit(s::forEachIndexInLayoutOrder));
         assertEquals(columnFirst, visit(s::forEachIndexInMemoryOrder));
-        ArrayShape tiled = (ArrayShape) Shape.parse("f32[3,5]{1,0:T(2,2)}");
+        ArrayShape tiled = ArrayShape.parse("f32[3,5]{1,0:T(2,2)}");
         assertEquals(List.of("[0, 0]", "[0, 1]", "[1, 0]", "[1, 1]", "[0, 2]"),
                 visit(tiled::forEachIndexInMemoryOrder).subList(0, 5));
     }

@@ -62,7 +62,7 @@ class ElementTypeTest {
         assertSame(type, ElementType.fromName(text));
         assertSame(type, ElementType.fromProtoNumber(proto));
         // every array type is a type token of the text form, with one byte-width per element by default
-        ArrayShape s = (ArrayShape) Shape.parse(text + "[3]");
+        ArrayShape s = ArrayShape.parse(text + "[3]");
         assertSame(type, s.elementType());
         assertEquals(3L * bytes, s.byteSize());
     }

@@ -22,7 +22,7 @@ class FuzzFindingsTest {
         for (String text : new String[] {"f32[0]{0:T(2)}", "f32[0,5]{1,0:T(2,2)}", "f32[5,0]{0,1:T(2,2)(2,1)}",
             "f32[3,0,4]{2,1,0:T(*,2,2)}", "bf16[0,0]{1,0:T(8,128)(2,1)}",
             "f8e4m3fnuz[12,12,0]{1,0,2:T(*,*,*,128,128)(3,9007199254740992,3)(*,*,*,128,6)}"}) {
-            ArrayShape s = (ArrayShape) Shape.parse(text);
+            ArrayShape s = ArrayShape.parse(text);
             assertEquals(0, s.elementCount());
             assertTrue(SlotFormula.of(s).orElseThrow().terms().isEmpty(), text);
             ArrayShapeChecks.check(s, 1);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.tegula.core.testing.Permutations;
 
 /**
  * Fuzz target for the layout validator, reached only through the public factories and withers
@@ -51,7 +52,7 @@ class LayoutFuzzTest {
         Layout l = switch (data.consumeInt(0, 3)) {
             case 0 -> Layout.rowMajor(rank);
             case 1 -> Layout.columnMajor(rank);
-            case 2 -> Layout.of(permutation(data, rank));
+            case 2 -> Layout.of(Permutations.shuffled(rank, i -> data.consumeInt(0, i)));
             default -> {   // raw entries: maybe not a permutation, maybe the wrong length
                 int[] m = new int[data.consumeInt(0, rank + 1)];
                 for (int i = 0; i < m.length; i++) {
@@ -91,19 +92,6 @@ class LayoutFuzzTest {
         };
     }
 
-    private static int[] permutation(FuzzedDataProvider data, int n) {
-        int[] m = new int[n];
-        for (int i = 0; i < n; i++) {
-            m[i] = i;
-        }
-        for (int i = n - 1; i > 0; i--) {
-            int j = data.consumeInt(0, i);
-            int t = m[i];
-            m[i] = m[j];
-            m[j] = t;
-        }
-        return m;
-    }
 
     private static Tile[] tiles(FuzzedDataProvider data, int rank) {
         Tile[] tiles = new Tile[data.consumeInt(0, 3)];

@@ -1,9 +1,13 @@
 package dev.tegula.core;
 
+import dev.tegula.core.testing.Permutations;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ArbitrarySupplier;
 
 /**
  * Builds small random valid array shapes and layouts for the property tests: every array element
@@ -18,6 +22,22 @@ final class RandomShapes {
             Arrays.stream(ElementType.values()).filter(ElementType::isArrayType).toArray(ElementType[]::new);
 
     private RandomShapes() {
+    }
+
+    /** {@code @ForAll(supplier = RandomShapes.ArrayShapes.class)}: random array shapes, {@link #array}. */
+    static final class ArrayShapes implements ArbitrarySupplier<ArrayShape> {
+        @Override
+        public Arbitrary<ArrayShape> get() {
+            return Arbitraries.randomValue(RandomShapes::array);
+        }
+    }
+
+    /** {@code @ForAll(supplier = RandomShapes.AnyShapes.class)}: random shapes of every kind, {@link #any}. */
+    static final class AnyShapes implements ArbitrarySupplier<Shape> {
+        @Override
+        public Arbitrary<Shape> get() {
+            return Arbitraries.randomValue(r -> any(r, 0));
+        }
     }
 
     static ArrayShape array(Random r) {
@@ -39,7 +59,7 @@ final class RandomShapes {
             dims[d] = r.nextInt(12) == 0 ? 0 : 1 + r.nextInt(maxDim);
             dynamic[d] = r.nextInt(10) == 0;
         }
-        int[] m2m = permutation(r, rank);
+        int[] m2m = Permutations.shuffled(r, rank);
         Layout l = Layout.of(m2m);
         switch (r.nextInt(10)) {
             case 0, 1 -> { }    // untiled
@@ -113,19 +133,6 @@ final class RandomShapes {
         return Tile.of(t);
     }
 
-    static int[] permutation(Random r, int n) {
-        int[] m = new int[n];
-        for (int i = 0; i < n; i++) {
-            m[i] = i;
-        }
-        for (int i = n - 1; i > 0; i--) {
-            int j = r.nextInt(i + 1);
-            int t = m[i];
-            m[i] = m[j];
-            m[j] = t;
-        }
-        return m;
-    }
 
     /** A random shape of any kind: arrays, tuples (nested, empty, long enough for index comments), buffers, token, opaque. */
     static Shape any(Random r, int depth) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tegula.core.testing.Permutations;
 import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
@@ -24,18 +25,8 @@ import net.jqwik.api.statistics.Statistics;
  */
 class ShapeProperties {
 
-    @Provide
-    Arbitrary<ArrayShape> arrays() {
-        return Arbitraries.randomValue(RandomShapes::array);
-    }
-
-    @Provide
-    Arbitrary<Shape> shapes() {
-        return Arbitraries.randomValue(r -> RandomShapes.any(r, 0));
-    }
-
     @Property
-    void printedTextParsesBackToAnEqualShape(@ForAll("shapes") Shape s) {
+    void printedTextParsesBackToAnEqualShape(@ForAll(supplier = RandomShapes.AnyShapes.class) Shape s) {
         String text = s.toString();
         Shape back = Shape.parse(text);
         assertEquals(s, back, text);
@@ -47,7 +38,7 @@ class ShapeProperties {
     }
 
     @Property
-    void linearIndexIsABijectionOntoTheElementSlots(@ForAll("arrays") ArrayShape s) {
+    void linearIndexIsABijectionOntoTheElementSlots(@ForAll(supplier = RandomShapes.ArrayShapes.class) ArrayShape s) {
         Statistics.label("layout").collect(s.layout().hasPaddedDimensions() ? "legacy"
                 : s.layout().isTiled() ? "tiled" : "untiled");
         long slots = s.slotCount();
@@ -83,7 +74,7 @@ class ShapeProperties {
     }
 
     @Property
-    void sizesFollowSpecSection8(@ForAll("arrays") ArrayShape s) {
+    void sizesFollowSpecSection8(@ForAll(supplier = RandomShapes.ArrayShapes.class) ArrayShape s) {
         long n = 1;
         for (long d : s.dimensions()) {
             n *= d;
@@ -104,7 +95,7 @@ class ShapeProperties {
     }
 
     @Property
-    void everyAddressingAgreesWithLinearIndex(@ForAll("arrays") ArrayShape s) {
+    void everyAddressingAgreesWithLinearIndex(@ForAll(supplier = RandomShapes.ArrayShapes.class) ArrayShape s) {
         Addressing a = Addressing.of(s);
         Statistics.label("addressing").collect(a.getClass().getSimpleName());
         assertEquals(s.slotCount(), a.slotCount());
@@ -193,7 +184,7 @@ class ShapeProperties {
             long a = sizes[r.nextInt(7)];
             long b = sizes[r.nextInt(sizes.length)];
             long c = sizes[r.nextInt(7)];
-            Layout l = Layout.of(RandomShapes.permutation(r, rank));
+            Layout l = Layout.of(Permutations.shuffled(r, rank));
             l = r.nextBoolean() ? l.withTiles(Tile.of(a, b)) : l.withTiles(Tile.of(a, b), Tile.of(c, 1));
             ElementType t = r.nextBoolean() ? ElementType.F32 : ElementType.BF16;
             return ArrayShape.of(t, dims).withLayout(l);
@@ -206,7 +197,7 @@ class ShapeProperties {
                 "bf16[17,260]{1,0:T(8,128)(2,1)}", "bf16[17,260]{0,1:T(8,128)(2,1)}", "f32[9,13]{1,0:T(2,4)(4,1)}",
                 "f32[3,20,300]{2,1,0:T(8,128)}", "bf16[3,17,260]{1,2,0:T(8,128)(2,1)}", "f32[20,30]{1,0:T(8,6)}",
                 "f32[20,30]{1,0:T(6,8)(2,1)}", "f32[20,30]{1,0:T(8,8)(3,1)}"}) {
-            ArrayShape s = (ArrayShape) Shape.parse(text);
+            ArrayShape s = ArrayShape.parse(text);
             Addressing a = Addressing.of(s);
             assertTrue(a instanceof Tiled2 || a instanceof TiledN, text);
             s.forEachIndex(i -> assertEquals(ReferenceIndex.linearIndex(s, i), a.slot(i),
@@ -215,7 +206,7 @@ class ShapeProperties {
     }
 
     @Property
-    void iterationOrders(@ForAll("arrays") ArrayShape s) {
+    void iterationOrders(@ForAll(supplier = RandomShapes.ArrayShapes.class) ArrayShape s) {
         long[] dims = s.dimensions();
         int[] m = s.layout().minorToMajor();
         List<long[]> rowMajor = new ArrayList<>();

@@ -123,7 +123,7 @@ class ShapeTextTest {
         Layout l = ((ArrayShape) s).layout();
         assertSame(ElementType.U32, l.indexPrimitiveType());
         assertSame(ElementType.U16, l.pointerPrimitiveType());
-        assertNull(l.physicalShape(), "P(...) is refused by the parser, as in XLA (issue #13)");
+        assertNull(l.physicalShape(), "P(...) is refused by the parser, as in XLA");
         assertEquals(List.of(Tile.of(2, 2)), l.tiles());
         assertEquals(4, l.tailPaddingAlignment());
         assertEquals(32, l.elementSizeInBits());
@@ -134,7 +134,7 @@ class ShapeTextTest {
 
     @Test
     void combineDimensionIsLongMinValue() {
-        ArrayShape s = (ArrayShape) Shape.parse("f32[4,4,4]{2,1,0:T(*,2,2)}");
+        ArrayShape s = ArrayShape.parse("f32[4,4,4]{2,1,0:T(*,2,2)}");
         Tile t = s.layout().tiles().get(0);
         assertArrayEquals(new long[] {Tile.COMBINE, 2, 2}, t.dimensions());
         assertEquals(Long.MIN_VALUE, Tile.COMBINE);
@@ -147,7 +147,7 @@ class ShapeTextTest {
 
     @Test
     void dynamicDimensions() {
-        ArrayShape s = (ArrayShape) Shape.parse("f32[<=4,?,3]");
+        ArrayShape s = ArrayShape.parse("f32[<=4,?,3]");
         assertTrue(s.isDynamicDimension(0));
         assertEquals(4, s.dimension(0));
         assertTrue(s.isUnboundedDimension(1));
@@ -168,8 +168,8 @@ class ShapeTextTest {
         assertNotEquals(Shape.parse("f32[2,3]{1,0:L(16)}"), Shape.parse("f32[2,3]{1,0}"), "ignored L(n) still counts");
         assertNotEquals(Shape.parse("f32[2]{0:PAD(3:zero)}"), Shape.parse("f32[2]{0:PAD(3:one)}"));
         assertEquals(Shape.parse("f32[2,3]{1,0:D(D,D)}"), Shape.parse("f32[2,3]"), "D(...) is dropped");
-        ArrayShape a = (ArrayShape) Shape.parse("f32[2,3]{0,1}");
-        ArrayShape b = (ArrayShape) Shape.parse("f32[2,3]{1,0}");
+        ArrayShape a = ArrayShape.parse("f32[2,3]{0,1}");
+        ArrayShape b = ArrayShape.parse("f32[2,3]{1,0}");
         assertNotEquals(a, b);
         assertTrue(a.equalsIgnoringLayout(b));
     }
@@ -177,7 +177,7 @@ class ShapeTextTest {
     @Test
     void paddingValueNames() {
         for (PaddingValue v : PaddingValue.values()) {
-            ArrayShape s = (ArrayShape) Shape.parse("f32[2]{0:PAD(4:" + v.textName() + ")}");
+            ArrayShape s = ArrayShape.parse("f32[2]{0:PAD(4:" + v.textName() + ")}");
             assertSame(v, s.layout().paddingValue());
             assertEquals("f32[2]{0:PAD(4:" + v.textName() + ")}", s.toString());
         }

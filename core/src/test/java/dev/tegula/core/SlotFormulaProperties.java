@@ -27,16 +27,16 @@ class SlotFormulaProperties {
         for (String s : new String[] {"f32[3,5]{1,0:T(2,2)}", "bf16[4,8]{1,0:T(2,4)(2,1)}", "f32[3,100]{1,0:T(8,128)}",
                 "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}", "f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,5)}",
                 "f32[8]{0:T(2,2)}", "u32[]{:T(128)}", "f32[2,3]{0,1:PAD(3,5:zero)}", "bf16[8,8]{1,0:T(2,4)(2,1,1,1)}"}) {
-            assertTrue(SlotFormula.of((ArrayShape) Shape.parse(s)).isPresent(), s);
+            assertTrue(SlotFormula.of(ArrayShape.parse(s)).isPresent(), s);
         }
     }
 
     @Test
     void unevenNestedTileHasNoFormula() {
         // (3,1) cuts the 4-row digit of T(4,4) unevenly: 4 is not a multiple of 3
-        assertTrue(SlotFormula.of((ArrayShape) Shape.parse("f32[8,8]{1,0:T(4,4)(3,1)}")).isEmpty());
+        assertTrue(SlotFormula.of(ArrayShape.parse("f32[8,8]{1,0:T(4,4)(3,1)}")).isEmpty());
         // spec example E: the merged 11x10 column (11*10 + j) split by 3 mixes both dimensions
-        assertTrue(SlotFormula.of((ArrayShape) Shape.parse("f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}")).isEmpty());
+        assertTrue(SlotFormula.of(ArrayShape.parse("f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}")).isEmpty());
     }
 
     @Provide

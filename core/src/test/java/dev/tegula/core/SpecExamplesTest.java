@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class SpecExamplesTest {
 
     private static ArrayShape array(String text) {
-        return (ArrayShape) Shape.parse(text);
+        return ArrayShape.parse(text);
     }
 
     /** Fills a memory image: slot -> letter of the element stored there, '0' for padding. */
@@ -340,5 +340,60 @@ class SpecExamplesTest {
         assertEquals(4 * 4 * 6, split.xlaArraySize(), "roundUp(4,2) * roundUp(5,2) elements");
         assertEquals(4 * 8 * 4, split.bufferSize(), "splits do not change Tegula's single buffer");
         assertEquals(4 * 8 * 4, array("f32[8,4]{1,0:SC(0:3)}").xlaArraySize(), "untiled: ByteSizeOf");
+    }
+
+    // ---- the first tile's extent along each dimension (ArrayShape.tileExtent) ------------------------
+
+    private static long[] tileExtents(String text) {
+        ArrayShape s = array(text);
+        long[] out = new long[s.rank()];
+        for (int d = 0; d < out.length; d++) {
+            out[d] = s.tileExtent(d);
+        }
+        return out;
+    }
+
+    @Test
+    void tileExtentsOfTheWorkedExamples() {
+        // A: T(2,2) on the row-major (3,5)
+        assertArrayEquals(new long[] {2, 2}, tileExtents("f32[3,5]{1,0:T(2,2)}"));
+        // B and C: the second tile works inside the first, so only (2,4) counts
+        assertArrayEquals(new long[] {2, 4}, tileExtents("bf16[4,8]{1,0:T(2,4)(2,1)}"));
+        assertArrayEquals(new long[] {2, 4}, tileExtents("bf16[8,8]{1,0:T(2,4)(2,1,1,1)}"));
+        // D: physical order dims 1,0,2,3; T(8,128) covers dims 2 and 3 only
+        assertArrayEquals(new long[] {1, 1, 8, 128}, tileExtents("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}"));
+        // E: (2,7,8) merge into 112 tiled by 2, (11,10) into 110 tiled by 3: the sizes go to the most minor dims
+        assertArrayEquals(new long[] {1, 1, 2, 1, 3}, tileExtents("f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}"));
+        // F: E(4) packing does not change the tile
+        assertArrayEquals(new long[] {2, 128}, tileExtents("s4[123,456]{1,0:T(2,128)E(4)}"));
+        // G: a tile longer than the rank: its last size is the only dimension's
+        assertArrayEquals(new long[] {2}, tileExtents("f32[8]{0:T(2,2)}"));
+        // H: tail padding does not change the tile; without tiles every extent is 1
+        assertArrayEquals(new long[] {2, 2}, tileExtents("f32[2,3]{1,0:T(2,2)L(16)}"));
+        assertArrayEquals(new long[] {1, 1}, tileExtents("f32[2,3]{1,0:L(16)}"));
+        // section 10: the 2017 layout has no tiles
+        assertArrayEquals(new long[] {1, 1}, tileExtents("f32[2,3]{0,1:PAD(3,5:zero)}"));
+    }
+
+    @Test
+    void tileExtentsAreNotClippedToTheDimensions() {
+        // example A's shape in the TPU tile: one tile spans 8 rows and 128 columns of a 3x5 array
+        assertArrayEquals(new long[] {8, 128}, tileExtents("f32[3,5]{1,0:T(8,128)}"));
+        // column-major: the tile's sizes go to dims 1 (major) and 0 (minor)
+        assertArrayEquals(new long[] {4, 2}, tileExtents("f32[8,6]{0,1:T(2,4)}"));
+    }
+
+    @Test
+    void aCombinedTileSharesItsSizeFromTheMostMinorDimension() {
+        // (4,2) merged: 8 indices, a tile of 3 holds (0,0) (0,1) (1,0): two rows, two columns
+        assertArrayEquals(new long[] {2, 2}, tileExtents("f32[4,2]{1,0:T(*,3)}"));
+        // a tile of 3 within rows of 6: one row
+        assertArrayEquals(new long[] {1, 3}, tileExtents("f32[4,6]{1,0:T(*,3)}"));
+        // 12 merged indices from rows of 2: six rows (the most major dim is not clipped), two columns
+        assertArrayEquals(new long[] {6, 2}, tileExtents("f32[4,2]{1,0:T(*,12)}"));
+        // three dims (2,3,2) merged, a tile of 7: q = 0..6 reaches (1,0,0)
+        assertArrayEquals(new long[] {2, 3, 2}, tileExtents("f32[2,3,2]{2,1,0:T(*,*,7)}"));
+        // a long tile with '*': the prepended 1 merges into dim 0, which keeps the tile's size
+        assertArrayEquals(new long[] {2}, tileExtents("f32[8]{0:T(*,2)}"));
     }
 }

@@ -3,6 +3,7 @@ package dev.tegula.ffm;
 import dev.tegula.core.Addressing;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
+import dev.tegula.core.Layout;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -14,7 +15,7 @@ import java.util.Objects;
  *
  * {@snippet :
  * try (Arena arena = Arena.ofConfined()) {
- *     Array a = Array.allocate(arena, (ArrayShape) Shape.parse("f32[3,5]{1,0:T(2,2)}"));
+ *     Array a = Array.allocate(arena, ArrayShape.parse("f32[3,5]{1,0:T(2,2)}"));
  *     a.setFloat(2, 3, 1.5f);            // element (2,3) lands in slot 17 of the tiled buffer
  *     float x = a.getFloat(2, 3);        // 1.5
  *     Array row = a.permute(1, 0);       // a transposed view: no copy
@@ -110,8 +111,14 @@ public final class Array {
     final long[] dims;
     /** Slot strides per dimension, or null for tiled layouts. */
     final long[] strides;
-    /** True if {@code shape.layout()} describes memory exactly from {@code slotOffset}. */
+    /**
+     * True if {@code shape.layout()} describes memory exactly from {@code slotOffset}: element {@code i}
+     * is in slot {@code slotOffset + shape.linearIndex(i)} (a byte copy of the buffer from there is a copy
+     * of the array). {@link #isDense()} is this with the buffer at slot 0.
+     */
     final boolean exactLayout;
+    /** {@link #isDense()}. */
+    final boolean dense;
     final MemorySpaceProvider provider;
     /**
      * Ranks 1 to 4: the slot as {@code slotOffset + Σ x·stride + Σ (x >>> midShift)·midCarry
@@ -166,8 +173,10 @@ public final class Array {
         stride3 = t[15]; midShift3 = t[16]; midCarry3 = t[17]; topShift3 = t[18]; topCarry3 = t[19];
         carries = topCarry0 != 0 || topCarry1 != 0 || topCarry2 != 0 || topCarry3 != 0 ? 2
                 : midCarry0 != 0 || midCarry1 != 0 || midCarry2 != 0 || midCarry3 != 0 ? 1 : 0;
-        exactLayout = !strided || elementCountOf(dims) == 0 || Arrays.equals(
+        boolean empty = elementCountOf(dims) == 0;
+        exactLayout = !strided || empty || Arrays.equals(
                 nonUnit(dims, strides), nonUnit(dims, ArrayFactory.layoutStrides(shape)));
+        dense = exactLayout && (slotOffset == 0 || empty);
     }
 
     // ---- creation --------------------------------------------------------------------------------
@@ -281,6 +290,53 @@ public final class Array {
      */
     public boolean isContiguous() {
         return ArrayFactory.isContiguous(this);
+    }
+
+    /**
+     * {@return true if this array is its layout's whole buffer}: element {@code index} is in slot
+     * {@code shape().linearIndex(index)} of {@link #segment()}, from slot 0, so the first
+     * {@code shape().bufferSize()} bytes of the segment are a buffer of {@link #shape()}, padding
+     * included. Arrays from {@link #allocate}, {@link #wrap} and {@link #wrapAddress} are dense, and so
+     * are views of tiled arrays (their segment is a slice) and views that keep the layout's order from
+     * slot 0 (a permutation of a dense array, a selection of index 0 of the most major dimension).
+     * Strided views that skip slots or start past slot 0 are not; nor is a {@link #wrapStrided} array
+     * whose strides are not those of its dimensions in some order. An array without elements is dense.
+     */
+    public boolean isDense() {
+        return dense;
+    }
+
+    /**
+     * {@return true if this array is dense ({@link #isDense()}) and {@code layout} places every element
+     * where this array's layout does}: the segment read as a buffer of {@code shape().withLayout(layout)}
+     * holds the same elements, in a buffer of the same size, with the same slot width. Layouts that differ
+     * only in what moves no element count as the same: the memory space {@code S(n)}, {@code M(n)},
+     * split configs, and an {@code E(n)} equal to the element type's own width. Two untiled layouts
+     * also count as the same when the dimensions of size greater than 1 have the same slot strides and
+     * the buffers the same slot count (so the place of size-1 dimensions in {@code minor_to_major}, and
+     * {@code L(n)}, which has no effect without tiles, do not matter). Otherwise the layouts must agree
+     * on {@code minor_to_major}, tiles, {@code L(n)} and legacy padded dimensions, and where the buffer
+     * has padding slots, on the padding value. False when {@code layout} does not fit the shape.
+     *
+     * {@snippet :
+     * if (array.isDenseIn(Layout.rowMajor(array.shape().rank()))) {
+     *     // the first shape().bufferSize() bytes of array.segment() are the elements in C order
+     * }
+     * }
+     */
+    public boolean isDenseIn(Layout layout) {
+        Objects.requireNonNull(layout, "layout");
+        return dense && ArrayFactory.placesElementsAlike(shape, layout);
+    }
+
+    /**
+     * {@return the part of {@link #segment()} that this array's elements lie in}: for a dense array
+     * ({@link #isDense()}), its layout's whole buffer, the first {@code shape().bufferSize()} bytes,
+     * padding included; for a strided view, the bytes from its lowest element slot to its highest one,
+     * both included (a packed view's first and last bytes may hold other elements' bits too).
+     */
+    public MemorySegment byteSpan() {
+        return ArrayFactory.byteSpan(this);
     }
 
     /** {@return true if writes are refused} */

@@ -166,6 +166,61 @@ final class ArrayFactory {
         return s;
     }
 
+    /**
+     * {@link Array#isDenseIn}: whether {@code layout} places the elements of {@code shape} in the same slots,
+     * in a buffer of the same size and slot width (see there for what counts as the same).
+     */
+    static boolean placesElementsAlike(ArrayShape shape, Layout layout) {
+        Layout own = shape.layout();
+        if (own.equals(layout)) {
+            return true;
+        }
+        ArrayShape other;
+        try {
+            other = shape.withLayout(layout);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        if (other.slotBits() != shape.slotBits() || other.slotCount() != shape.slotCount()) {
+            return false;
+        }
+        if (shape.slotCount() != shape.elementCount() && own.paddingValue() != layout.paddingValue()) {
+            return false;
+        }
+        if (!own.isTiled() && !layout.isTiled()) {
+            long[] a = layoutStrides(shape);
+            long[] b = layoutStrides(other);
+            for (int d = 0; d < a.length; d++) {
+                if (shape.dimension(d) > 1 && a[d] != b[d]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return placement(own).equals(placement(layout));
+    }
+
+    /** The fields of a layout that place elements (the slot width is compared apart). */
+    private static Layout placement(Layout l) {
+        return Layout.of(l.minorToMajor()).withTiles(l.tiles()).withTailPaddingAlignment(l.tailPaddingAlignment())
+                .withPaddedDimensions(l.paddingValue(), l.paddedDimensions());
+    }
+
+    /** {@link Array#byteSpan()}. */
+    static MemorySegment byteSpan(Array a) {
+        if (a.dense) {   // arrays without elements are dense
+            return a.segment.asSlice(0, a.shape.bufferSize());
+        }
+        long last = a.slotOffset;
+        for (int d = 0; d < a.dims.length; d++) {
+            last += (a.dims[d] - 1) * a.strides[d];
+        }
+        long bits = a.slotBits;
+        long from = a.slotOffset * bits / 8;
+        long to = Math.ceilDiv((last + 1) * bits, 8);
+        return a.segment.asSlice(from, to - from);
+    }
+
     static boolean isContiguous(Array a) {
         long n = Array.elementCountOf(a.dims);
         if (a.strides == null) {

@@ -17,7 +17,7 @@ final class ArrayPrinter {
 
     static String print(Array a) {
         StringBuilder sb = new StringBuilder(a.shape.toString());
-        if (a.strides != null && !a.exactLayout) {
+        if (!a.isDense()) {
             sb.append(" view(offset=").append(a.slotOffset()).append(", strides=")
                     .append(java.util.Arrays.toString(a.strides)).append(')');
         }

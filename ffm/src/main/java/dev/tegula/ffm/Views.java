@@ -104,7 +104,7 @@ final class Views {
                 strides[k] = a.strides[order[k]];
             }
         }
-        if (strides != null && !a.exactLayout) {
+        if (!a.isDense()) {
             return strided(a, dims, a.slotOffset(), strides);
         }
         Layout l = a.shape.layout();

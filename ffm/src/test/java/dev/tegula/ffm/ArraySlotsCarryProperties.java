@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
-import dev.tegula.core.Shape;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -61,7 +60,7 @@ class ArraySlotsCarryProperties {
 
     @Property(tries = 300)
     void carryFormulaGivesTheSpecSlot(@ForAll("tiledShapes") String text) {
-        ArrayShape shape = (ArrayShape) Shape.parse(text);
+        ArrayShape shape = ArrayShape.parse(text);
         try (Arena arena = Arena.ofConfined()) {
             Array a = Array.allocate(arena, shape);
             if (!text.substring(text.indexOf(":T(")).matches(".*[35].*")) {
@@ -75,7 +74,7 @@ class ArraySlotsCarryProperties {
     @Test
     void stridedViewsUseTheFormulaWithTheirOffsetAndStrides() {
         try (Arena arena = Arena.ofConfined()) {
-            Array base = Array.allocate(arena, (ArrayShape) Shape.parse("f32[6,7,8,9]{0,2,1,3}"));
+            Array base = Array.allocate(arena, ArrayShape.parse("f32[6,7,8,9]{0,2,1,3}"));
             Array[] views = {base.slice(1, 2, 7, 2), base.permute(3, 1, 0, 2), base.select(2, 5),
                 base.select(0, 3).select(0, 4), base.select(0, 1).select(0, 2).select(0, 3)};
             for (Array v : views) {
@@ -96,13 +95,13 @@ class ArraySlotsCarryProperties {
     @Test
     void headlineLayoutsUseTheFormulaAndOddTilesDoNot() {
         try (Arena arena = Arena.ofConfined()) {
-            Array tiled = Array.allocate(arena, (ArrayShape) Shape.parse("f32[1024,1024]{1,0:T(8,128)}"));
+            Array tiled = Array.allocate(arena, ArrayShape.parse("f32[1024,1024]{1,0:T(8,128)}"));
             assertTrue(tiled.carry);
             assertEquals(1, tiled.carries);
-            Array nested = Array.allocate(arena, (ArrayShape) Shape.parse("bf16[2,1,16,256]{3,2,0,1:T(8,128)(2,1)}"));
+            Array nested = Array.allocate(arena, ArrayShape.parse("bf16[2,1,16,256]{3,2,0,1:T(8,128)(2,1)}"));
             assertTrue(nested.carry);
             assertEquals(2, nested.carries);
-            Array odd = Array.allocate(arena, (ArrayShape) Shape.parse("f32[12,12]{1,0:T(3,4)}"));
+            Array odd = Array.allocate(arena, ArrayShape.parse("f32[12,12]{1,0:T(3,4)}"));
             assertFalse(odd.carry);
             assertEquals(odd.shape().linearIndex(7, 9), ArraySlots.slot(odd, 7, 9));
         }

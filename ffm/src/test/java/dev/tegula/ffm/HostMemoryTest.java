@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
+import dev.tegula.ffm.internal.MemoryMaps;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -45,7 +46,7 @@ class HostMemoryTest {
                 assertEquals(0, s.get(ValueLayout.JAVA_BYTE, i), "zeroed at " + i);
             }
             touch(s);
-            long huge = HostMemory.anonHugePageBytes(s);
+            long huge = MemoryMaps.anonHugePageBytes(s);
             assertTrue(huge >= HostMemory.HUGE_PAGE, "AnonHugePages of the mapping: " + huge);
             a.setFloat(2047, 2047, 3.5f);
             assertEquals(3.5f, a.getFloat(2047, 2047));
@@ -62,7 +63,7 @@ class HostMemoryTest {
             MemorySegment s = HostMemory.allocate(arena, 16L << 20, 64);
             touch(s);
             // the JVM's malloc'ed block: not madvised, so THP in madvise mode gives it no huge page
-            long huge = HostMemory.anonHugePageBytes(s);
+            long huge = MemoryMaps.anonHugePageBytes(s);
             String mode = Files.readString(Path.of("/sys/kernel/mm/transparent_hugepage/enabled"));
             if (mode.contains("[madvise]")) {
                 assertEquals(0, huge, "AnonHugePages of a plain allocation");

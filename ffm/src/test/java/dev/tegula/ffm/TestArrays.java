@@ -4,7 +4,6 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
-import dev.tegula.core.Shape;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.function.BiConsumer;
@@ -15,7 +14,7 @@ final class TestArrays {
     }
 
     static ArrayShape shape(String text) {
-        return (ArrayShape) Shape.parse(text);
+        return ArrayShape.parse(text);
     }
 
     /** One shape per layout family the contract suite covers. */

@@ -1,7 +1,6 @@
 package dev.tegula.jmh;
 
 import dev.tegula.core.ArrayShape;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -66,7 +65,7 @@ public class ArrayReadBench {
             case "columnMajor" -> "f32[1024,1024]{0,1}";
             default -> "f32[1024,1024]{1,0:T(8,128)}";
         };
-        array = Array.allocate(arena, (ArrayShape) Shape.parse(text));
+        array = Array.allocate(arena, ArrayShape.parse(text));
         float[] v = new float[N * N];
         for (int i = 0; i < v.length; i++) {
             v[i] = i & 1023;
@@ -87,7 +86,7 @@ public class ArrayReadBench {
         double sink = 0;
         for (int round = 0; round < 200; round++) {
             for (String t : others) {
-                Array a = Array.allocate(arena, (ArrayShape) Shape.parse(t));
+                Array a = Array.allocate(arena, ArrayShape.parse(t));
                 // rank 3: a selected (strided, offset) view; rank 2: a view through two transposes
                 Array b = a.shape().rank() == 3 ? a.select(0, 1) : a.permute(1, 0).permute(1, 0);
                 Array c = a.shape().rank() == 3 ? a.select(2, 3)

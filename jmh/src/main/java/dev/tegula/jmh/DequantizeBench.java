@@ -1,7 +1,6 @@
 package dev.tegula.jmh;
 
 import dev.tegula.core.ArrayShape;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import dev.tegula.ffm.HostMemory;
 import dev.tegula.vector.Dequantize;
@@ -71,7 +70,7 @@ public class DequantizeBench {
     @Setup(Level.Trial)
     public void setUp() {
         q = QuantBlock.valueOf(type);
-        ArrayShape shape = (ArrayShape) Shape.parse(target.equals("f32") ? "f32[4096,4096]{1,0}"
+        ArrayShape shape = ArrayShape.parse(target.equals("f32") ? "f32[4096,4096]{1,0}"
                 : "bf16[4096,4096]{1,0:T(8,128)(2,1)}");
         arena = Arena.ofShared();
         System.setProperty(HostMemory.PROPERTY, String.valueOf(pages.equals("huge")));

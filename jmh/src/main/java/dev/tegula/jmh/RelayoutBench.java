@@ -6,6 +6,7 @@ import dev.tegula.ffm.Array;
 import dev.tegula.ffm.HostMemory;
 import dev.tegula.vector.PlanCache;
 import dev.tegula.vector.Planning;
+import dev.tegula.ffm.internal.MemoryMaps;
 import dev.tegula.vector.Relayout;
 import dev.tegula.vector.RelayoutPlan;
 import dev.tegula.vector.Wisdom;
@@ -184,7 +185,7 @@ public class RelayoutBench {
 
     /** MiB of huge pages under the mapping of a buffer (-1: unknown); a mapping may hold more than the buffer. */
     static long hugeMiB(MemorySegment s) {
-        long b = HostMemory.anonHugePageBytes(s);
+        long b = MemoryMaps.anonHugePageBytes(s);
         return b < 0 ? -1 : b >> 20;
     }
 

@@ -3,6 +3,7 @@ package dev.tegula.jmh;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.ffm.HostMemory;
 import dev.tegula.vector.Wisdom;
+import dev.tegula.ffm.internal.MemoryMaps;
 import dev.tegula.vector.bench.RelayoutCases;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -148,7 +149,7 @@ public final class Report {
         try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
             java.lang.foreign.MemorySegment s = HostMemory.allocate(a, 8L << 20, 64);
             s.fill((byte) 1);
-            long huge = HostMemory.anonHugePageBytes(s);
+            long huge = MemoryMaps.anonHugePageBytes(s);
             return huge > 0 ? "available (" + (huge >> 20) + " MiB of an 8 MiB test buffer)"
                     : huge == 0 ? "not granted (4 KiB pages only)" : "unknown";
         }

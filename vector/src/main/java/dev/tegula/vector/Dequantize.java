@@ -5,6 +5,8 @@ import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
 import dev.tegula.core.Tile;
 import dev.tegula.ffm.Array;
+import dev.tegula.ffm.internal.LongMath;
+import dev.tegula.ffm.internal.ThreadAccess;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -20,7 +22,7 @@ import java.util.concurrent.Future;
  *
  * {@snippet :
  * // rows x cols Q4_K blocks (row-major, cols a multiple of 256) into a tiled bf16 array
- * Array w = Array.allocate(arena, (ArrayShape) Shape.parse("bf16[4096,4096]{0,1:T(8,128)(2,1)}"));
+ * Array w = Array.allocate(arena, ArrayShape.parse("bf16[4096,4096]{0,1:T(8,128)(2,1)}"));
  * Dequantize.copy(QuantBlock.Q4_K, blocks, w);
  * }
  *
@@ -117,27 +119,27 @@ public final class Dequantize {
         if (elements == 0) {
             return;
         }
-        int tasks = executor == null || parallelism <= 1 || !Tasks.sharable(dst.segment())
-                || !Tasks.sharable(src) ? 1 : parallelism;
+        int tasks = executor == null || parallelism <= 1 || !ThreadAccess.fromAnyThread(dst.segment())
+                || !ThreadAccess.fromAnyThread(src) ? 1 : parallelism;
         long rows = elements / cols;
         long blocksPerRow = cols / q.blockSize();
         ArrayShape f32 = ArrayShape.of(ElementType.F32, dims);
-        if (shape.equals(f32) && RelayoutChecks.isDense(dst)) {
+        if (shape.equals(f32) && dst.isDense()) {
             Tasks.forEachPart(executor, tasks, rows, 1, (from, to) -> toFloats(q, src, from * blocksPerRow * q.blockBytes(),
                     dst.segment(), from * cols * 4, (to - from) * blocksPerRow));
             return;
         }
-        if (shape.equals(ArrayShape.of(ElementType.BF16, dims)) && RelayoutChecks.isDense(dst)) {
+        if (shape.equals(ArrayShape.of(ElementType.BF16, dims)) && dst.isDense()) {
             Tasks.forEachPart(executor, tasks, rows, 1, (from, to) -> bf16Rows(q, src, dst.segment(), cols, from, to));
             return;
         }
         if (dims.length == 2 && shape.equals(ArrayShape.of(ElementType.BF16, dims).withLayout(BF16_T8X128_2X1))
                 && dims[0] % 8 == 0 && cols % 128 == 0 && cols <= DequantizeKernels.MAX_TILE_ROW_COLS
-                && RelayoutChecks.isDense(dst)) {
+                && dst.isDense()) {
             Tasks.forEachPart(executor, tasks, dims[0] / 8, 1, (from, to) -> bf16Tiles(q, src, dst.segment(), cols, from, to));
             return;
         }
-        Chunks chunks = RelayoutChecks.isDense(dst) ? Chunks.of(q, shape) : null;
+        Chunks chunks = dst.isDense() ? Chunks.of(q, shape) : null;
         if (chunks == null) {
             try (Arena scratch = Arena.ofConfined()) {
                 Array all = Array.allocate(scratch, f32);
@@ -239,7 +241,7 @@ public final class Dequantize {
                 }
             }
             if (axis == rank - 1) {
-                unit = lcm(unit, q.blockSize());
+                unit = LongMath.lcm(unit, q.blockSize());
             }
             long other = shape.elementCount() / dims[axis];
             long perUnit = Math.multiplyExact(Math.multiplyExact(other, unit), 4L);
@@ -278,17 +280,6 @@ public final class Dequantize {
             long[] d = shape.dimensions();
             d[axis] = n;
             return ArrayShape.of(shape.elementType(), d).withLayout(shape.layout());
-        }
-
-        private static long lcm(long a, long b) {
-            long x = a;
-            long y = b;
-            while (y != 0) {
-                long t = x % y;
-                x = y;
-                y = t;
-            }
-            return Math.multiplyExact(a / x, b);
         }
 
         /**

@@ -1,5 +1,6 @@
 package dev.tegula.vector;
 
+import dev.tegula.ffm.internal.ThreadAccess;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.ffm.Array;
 import java.lang.foreign.MemorySegment;
@@ -117,8 +118,8 @@ public final class PlanCache {
      */
     public RelayoutPlan plan(Array src, Array dst, Planning planning, int threads, ExecutorService executor) {
         Objects.requireNonNull(planning, "planning");
-        long[] s = RelayoutChecks.isDense(src) ? null : src.slotStrides();
-        long[] d = RelayoutChecks.isDense(dst) ? null : dst.slotStrides();
+        long[] s = src.isDense() ? null : src.slotStrides();
+        long[] d = dst.isDense() ? null : dst.slotStrides();
         Key key = new Key(src.shape(), dst.shape(), boxed(s), boxed(d), planning, threads);
         RelayoutPlan p = get(key);
         if (p == null) {

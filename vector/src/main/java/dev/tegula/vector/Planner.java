@@ -1,5 +1,6 @@
 package dev.tegula.vector;
 
+import dev.tegula.ffm.internal.ThreadAccess;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.ffm.HostMemory;
 import java.lang.foreign.Arena;
@@ -111,7 +112,7 @@ final class Planner {
                                          long[] srcStrides, long[] dstStrides, Planning mode, int threads,
                                          MemorySegment src, MemorySegment dst, ExecutorService executor, Wisdom wisdom,
                                          String key) {
-        boolean shared = Tasks.sharable(src) && Tasks.sharable(dst);
+        boolean shared = ThreadAccess.fromAnyThread(src) && ThreadAccess.fromAnyThread(dst);
         int t = shared ? threads : 1;
         ExecutorService pool = executor;
         if (t > 1 && pool == null) {

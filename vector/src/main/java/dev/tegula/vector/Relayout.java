@@ -1,5 +1,6 @@
 package dev.tegula.vector;
 
+import dev.tegula.ffm.internal.ThreadAccess;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Layout;
 import dev.tegula.ffm.Array;
@@ -84,8 +85,8 @@ public final class Relayout {
      */
     public static void copy(Array src, Array dst, ExecutorService executor, int parallelism) {
         RelayoutChecks.checkArrays(src, dst);
-        boolean parallel = executor != null && parallelism > 1 && Tasks.sharable(src.segment())
-                && Tasks.sharable(dst.segment());
+        boolean parallel = executor != null && parallelism > 1 && ThreadAccess.fromAnyThread(src.segment())
+                && ThreadAccess.fromAnyThread(dst.segment());
         int threads = parallel ? parallelism : 1;
         plans().plan(src, dst, Planning.AUTO, threads, parallel ? executor : null).execute(src, dst, executor, parallelism);
     }

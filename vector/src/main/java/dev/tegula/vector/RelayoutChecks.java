@@ -61,30 +61,4 @@ final class RelayoutChecks {
                     + need);
         }
     }
-
-    /** {@return true if the array is its layout's whole buffer at offset 0 (not a strided view)} */
-    static boolean isDense(Array a) {
-        long[] strides = a.slotStrides();
-        if (strides == null) {
-            return true;   // tiled arrays and tiled views are dense over their segment
-        }
-        ArrayShape s = a.shape();
-        if (s.elementCount() == 0) {
-            return true;   // no element to address (and no in-bounds index to probe the strides with)
-        }
-        if (a.slotOffset() != 0) {
-            return false;
-        }
-        for (int d = 0; d < strides.length; d++) {
-            long[] unit = new long[s.rank()];
-            if (s.dimension(d) < 2) {
-                continue;
-            }
-            unit[d] = 1;
-            if (s.linearIndex(unit) != strides[d]) {
-                return false;
-            }
-        }
-        return true;
-    }
 }

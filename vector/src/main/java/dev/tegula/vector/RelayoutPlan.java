@@ -6,6 +6,7 @@ import dev.tegula.core.ElementType;
 import dev.tegula.ffm.Array;
 import dev.tegula.ffm.codec.ElementCodec;
 import dev.tegula.ffm.internal.RawSlots;
+import dev.tegula.ffm.internal.ThreadAccess;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -205,7 +206,7 @@ public final class RelayoutPlan {
         long n = from.elementCount();
         boolean signed = from.elementType().isIntegral() && !from.elementType().isUnsigned();
         boolean parallel = executor != null && parallelism > 1 && n >= Tasks.MIN_PARALLEL_BYTES
-                && Tasks.sharable(src) && Tasks.sharable(dst);
+                && ThreadAccess.fromAnyThread(src) && ThreadAccess.fromAnyThread(dst);
         // parts of whole 128-element groups (64 packed bytes), the last part takes the rest
         long groups = (n + 127) / 128;
         Tasks.forEachPart(parallel ? executor : null, parallelism, groups, 1, (lo, hi) -> {
@@ -240,7 +241,7 @@ public final class RelayoutPlan {
                     + from + " -> " + to);
         }
         if (srcStrides == null && dstStrides == null) {
-            if (!RelayoutChecks.isDense(src) || !RelayoutChecks.isDense(dst)) {
+            if (!src.isDense() || !dst.isDense()) {
                 throw new IllegalArgumentException("arrays: a strided view needs a plan made for views (Relayout.plan(Array, Array))");
             }
             execute(src.segment(), dst.segment(), executor, parallelism);
@@ -275,7 +276,7 @@ public final class RelayoutPlan {
     /** @throws IllegalArgumentException if a side the plan knows as a view has other strides, or a dense side is a view */
     private static void checkStrides(String name, Array a, long[] strides) {
         if (strides == null) {
-            if (!RelayoutChecks.isDense(a)) {
+            if (!a.isDense()) {
                 throw new IllegalArgumentException(name + ": a strided view, and the plan was made for a dense array");
             }
             return;
@@ -290,7 +291,7 @@ public final class RelayoutPlan {
     /** Runs the walks, {@code convert}: from f32 to bf16 ({@link ConvertKernels}), else same type ({@link Kernels}). */
     private void runNests(List<Walk> ws, boolean convert, MemorySegment src, MemorySegment dst,
                           ExecutorService executor, int parallelism, long minParallelBytes) {
-        boolean parallel = executor != null && parallelism > 1 && Tasks.sharable(src) && Tasks.sharable(dst);
+        boolean parallel = executor != null && parallelism > 1 && ThreadAccess.fromAnyThread(src) && ThreadAccess.fromAnyThread(dst);
         for (Walk w : ws) {
             long bytes = w.nest().elements() * elementBytes;
             boolean split = parallel && bytes >= minParallelBytes && w.splitExtent() >= 2;

@@ -1,6 +1,5 @@
 package dev.tegula.vector;
 
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -8,15 +7,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 
 /**
- * Sharing a plan's work between threads, in one place: whether a segment may be used by other
- * threads, how a range is cut into parts, running the parts and waiting for them. Stateless and
- * thread-safe.
+ * Sharing a plan's work between threads, in one place: how a range is cut into parts, running the
+ * parts and waiting for them (whether a segment may be used by other threads is
+ * {@link dev.tegula.ffm.internal.ThreadAccess}'s answer). Stateless and thread-safe.
  */
 final class Tasks {
     /** Below this many bytes a loop nest (or a pack) is not split between threads. */
     static final long MIN_PARALLEL_BYTES = 1L << 21;
-
-    private static final Thread PROBE = new Thread(() -> { });
 
     private Tasks() {
     }
@@ -27,10 +24,6 @@ final class Tasks {
         void run(long from, long to);
     }
 
-    /** {@return true if the segment may be used from threads other than the caller's (shared or global arena)} */
-    static boolean sharable(MemorySegment seg) {
-        return seg.isAccessibleBy(PROBE);
-    }
 
     /**
      * Runs {@code [0, extent)} as {@code tasks} parts of nearly equal size, each boundary a multiple

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.codec.BFloat16;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -21,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class ConvertKernelsTest {
 
     private static ArrayShape shape(String s) {
-        return (ArrayShape) Shape.parse(s);
+        return ArrayShape.parse(s);
     }
 
     private static void check(String from, String toLayout) {

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -140,7 +139,7 @@ class DequantizeTest {
                 }
                 Array f32 = Array.allocate(arena, ArrayShape.of(ElementType.F32, rows, cols));
                 ReferenceDequantize.toFloats(q, src, 0, f32.segment(), 0, blocks);
-                ArrayShape shape = (ArrayShape) Shape.parse("bf16[16," + cols + "]{1,0:T(8,128)(2,1)}");
+                ArrayShape shape = ArrayShape.parse("bf16[16," + cols + "]{1,0:T(8,128)(2,1)}");
                 Array expected = Array.allocate(arena, shape);
                 ReferenceRelayout.copy(f32.shape(), f32.segment(), shape, expected.segment());
                 Array got = Array.allocate(arena, shape);
@@ -164,7 +163,7 @@ class DequantizeTest {
                 Array f32 = Array.allocate(arena, ArrayShape.of(ElementType.F32, rows, cols));
                 ReferenceDequantize.toFloats(q, src, 0, f32.segment(), 0, blocks);
                 for (String t : TARGETS) {
-                    ArrayShape shape = (ArrayShape) Shape.parse(String.format(t, rows, cols));
+                    ArrayShape shape = ArrayShape.parse(String.format(t, rows, cols));
                     Array expected = Array.allocate(arena, shape);
                     ReferenceRelayout.copy(f32.shape(), f32.segment(), shape, expected.segment());
                     for (int threads : new int[] {1, 3}) {
@@ -175,7 +174,7 @@ class DequantizeTest {
                 }
             }
             // rank 3, the major-most dimension in the middle
-            ArrayShape shape = (ArrayShape) Shape.parse("bf16[3,20," + q.blockSize() + "]{2,0,1:T(8,128)(2,1)}");
+            ArrayShape shape = ArrayShape.parse("bf16[3,20," + q.blockSize() + "]{2,0,1:T(8,128)(2,1)}");
             long blocks = shape.elementCount() / q.blockSize();
             MemorySegment src = blocks(arena, q, blocks, 99);
             Array f32 = Array.allocate(arena, ArrayShape.of(ElementType.F32, shape.dimensions()));

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tegula.core.ArrayShape;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -29,9 +28,9 @@ class LargeRelayoutTest {
     @Test
     @Timeout(180)
     void moreThanFourGibibytesRowMajorToColumnMajorAndTiled() {
-        ArrayShape from = (ArrayShape) Shape.parse("u8[70000,70000]{1,0}");
-        ArrayShape columnMajor = (ArrayShape) Shape.parse("u8[70000,70000]{0,1}");
-        ArrayShape tiled = (ArrayShape) Shape.parse("u8[70000,70000]{1,0:T(8,128)}");
+        ArrayShape from = ArrayShape.parse("u8[70000,70000]{1,0}");
+        ArrayShape columnMajor = ArrayShape.parse("u8[70000,70000]{0,1}");
+        ArrayShape tiled = ArrayShape.parse("u8[70000,70000]{1,0:T(8,128)}");
         assertTrue(from.bufferSize() > (4L << 30));
         try (Arena arena = Arena.ofConfined()) {
             Array src = Array.allocate(arena, from);

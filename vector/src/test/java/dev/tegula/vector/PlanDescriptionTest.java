@@ -5,11 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tegula.core.ArrayShape;
-import dev.tegula.core.Shape;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Issue #13, item 17: {@code RelayoutPlan.describe()} reads as a sentence, not a record dump. */
+/** {@code RelayoutPlan.describe()} reads as a sentence, not a record dump. */
 class PlanDescriptionTest {
 
     @ParameterizedTest
@@ -20,7 +19,7 @@ class PlanDescriptionTest {
             "f32[5]{0}               | f32[5]{0}",
     })
     void readsAsASentence(String from, String to) {
-        RelayoutPlan plan = Relayout.plan((ArrayShape) Shape.parse(from), (ArrayShape) Shape.parse(to));
+        RelayoutPlan plan = Relayout.plan(ArrayShape.parse(from), ArrayShape.parse(to));
         String d = plan.describe();
         assertFalse(d.contains("[J@") || d.contains("LoopNest[") || d.contains("="  + "["), d);
         assertTrue(d.startsWith("copy ") || d.matches("\\d+ loop nests: \\(1\\) copy .*"), d);
@@ -31,8 +30,8 @@ class PlanDescriptionTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {"f32[4,8]{1,0} | f32[4,8]{0,1} | 32"})
     void countsTheElements(String from, String to, long elements) {
-        String d = Relayout.plan((ArrayShape) Shape.parse(from), (ArrayShape) Shape.parse(to)).describe();
+        String d = Relayout.plan(ArrayShape.parse(from), ArrayShape.parse(to)).describe();
         assertTrue(d.contains(" = " + elements + " elements"), d);
-        assertEquals(d, Relayout.plan((ArrayShape) Shape.parse(from), (ArrayShape) Shape.parse(to)).describe());
+        assertEquals(d, Relayout.plan(ArrayShape.parse(from), ArrayShape.parse(to)).describe());
     }
 }

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
-import dev.tegula.core.Shape;
 import dev.tegula.core.Tile;
 import dev.tegula.ffm.Array;
 import dev.tegula.ffm.codec.BFloat16;
@@ -23,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class RelayoutArrayTest {
 
     private static Array iota(Arena arena, String shape) {
-        Array a = Array.allocate(arena, (ArrayShape) Shape.parse(shape));
+        Array a = Array.allocate(arena, ArrayShape.parse(shape));
         long[] dims = a.shape().dimensions();
         float[] values = new float[(int) a.shape().elementCount()];
         for (int i = 0; i < values.length; i++) {
@@ -39,7 +38,7 @@ class RelayoutArrayTest {
         try (Arena arena = Arena.ofConfined()) {
             Array src = iota(arena, "f32[13,300]{1,0}");
             for (String layout : new String[] {"{0,1}", "{1,0:T(8,128)}", "{0,1:T(8,128)(2,1)}", "{1,0:T(4,4)L(64)}"}) {
-                Array dst = Relayout.to(src, ((ArrayShape) Shape.parse("f32[13,300]" + layout)).layout(), arena);
+                Array dst = Relayout.to(src, (ArrayShape.parse("f32[13,300]" + layout)).layout(), arena);
                 assertEquals(layout, dst.shape().layout().toString());
                 assertTrue(src.contentEquals(dst), layout);
                 assertEquals(12 * 300 + 299, dst.getFloat(12, 299));
@@ -54,7 +53,7 @@ class RelayoutArrayTest {
         try (Arena arena = Arena.ofConfined()) {
             Array src = iota(arena, "f32[16,20]{1,0}");
             Array view = src.slice(1, 3, 19, 4).permute(1, 0);   // [4,16]: element (j, i) = src(i, 3 + 4j)
-            assertTrue(!RelayoutChecks.isDense(view));
+            assertTrue(!view.isDense());
             Array dst = Array.allocate(arena, ArrayShape.of(ElementType.F32, 4, 16).withLayout(
                     Layout.of(1, 0).withTiles(Tile.of(2, 8))));
             Relayout.copy(view, dst);
@@ -97,7 +96,7 @@ class RelayoutArrayTest {
                 v[i] = 1.0f + i * 0.00390625f * 0.75f + 1e-3f * i;
             }
             src.copyFrom(v);
-            Array dst = Relayout.to(src, (ArrayShape) Shape.parse("bf16[3,5]{0,1:T(2,2)}"), arena);
+            Array dst = Relayout.to(src, ArrayShape.parse("bf16[3,5]{0,1:T(2,2)}"), arena);
             for (int i = 0; i < 15; i++) {
                 assertEquals(BFloat16.toFloat(BFloat16.fromFloat(v[i])), dst.getFloat(i / 5, i % 5), "element " + i);
             }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.tegula.core.ArrayShape;
-import dev.tegula.core.Shape;
+import dev.tegula.core.testing.Permutations;
 import dev.tegula.ffm.Array;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Timeout;
 class RelayoutConcurrencyTest {
 
     private static ArrayShape shape(String text) {
-        return (ArrayShape) Shape.parse(text);
+        return ArrayShape.parse(text);
     }
 
     /** Fills a segment with a pattern that differs at every 4-byte word (cheap for large buffers). */
@@ -78,7 +78,7 @@ class RelayoutConcurrencyTest {
                 Array a = Array.allocate(arena, shape(text));
                 pattern(a.segment(), 7);
                 long[] expected = a.toLongArray();   // integer codes of the values, read once on this thread
-                Array view = a.permute(permutation(a.shape().rank()));
+                Array view = a.permute(Permutations.reversed(a.shape().rank()));
                 List<Future<?>> results = new ArrayList<>();
                 for (int t = 0; t < 16; t++) {
                     long seed = t;
@@ -320,11 +320,4 @@ class RelayoutConcurrencyTest {
         }
     }
 
-    private static int[] permutation(int rank) {
-        int[] p = new int[rank];
-        for (int i = 0; i < rank; i++) {
-            p[i] = rank - 1 - i;
-        }
-        return p;
-    }
 }

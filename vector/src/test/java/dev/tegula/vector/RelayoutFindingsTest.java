@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Layout;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import java.lang.foreign.Arena;
 import org.junit.jupiter.api.Test;
@@ -32,8 +31,8 @@ class RelayoutFindingsTest {
         };
         try (Arena arena = Arena.ofConfined()) {
             for (String[] c : cases) {
-                Array src = Array.allocate(arena, (ArrayShape) Shape.parse(c[0]));
-                ArrayShape to = (ArrayShape) Shape.parse(c[1]);
+                Array src = Array.allocate(arena, ArrayShape.parse(c[0]));
+                ArrayShape to = ArrayShape.parse(c[1]);
                 Array dst = Array.allocate(arena, to);
                 Relayout.copy(src, dst);
                 Relayout.plan(src.shape(), to).execute(src.segment(), dst.segment());

@@ -9,6 +9,7 @@ import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
 import dev.tegula.core.PaddingValue;
 import dev.tegula.core.Tile;
+import dev.tegula.core.testing.Permutations;
 import dev.tegula.ffm.Array;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -126,7 +127,7 @@ class RelayoutFuzzTest {
             }
             try {
                 a = switch (data.consumeInt(0, 2)) {
-                    case 0 -> a.permute(permutation(data, rank));
+                    case 0 -> a.permute(Permutations.shuffled(rank, i -> data.consumeInt(0, i)));
                     case 1 -> {
                         int d = data.consumeInt(0, rank - 1);
                         long size = a.shape().dimension(d);
@@ -150,7 +151,7 @@ class RelayoutFuzzTest {
     /** A fuzzed layout for these dimensions: any order, then untiled, tiled (one or two tiles, '*'), or legacy padded. */
     static Layout layout(FuzzedDataProvider data, long[] dims, ElementType type) {
         int rank = dims.length;
-        Layout l = Layout.of(permutation(data, rank));
+        Layout l = Layout.of(Permutations.shuffled(rank, i -> data.consumeInt(0, i)));
         switch (data.consumeInt(0, 5)) {
             case 0, 1 -> { }
             case 2, 3, 4 -> {
@@ -187,17 +188,4 @@ class RelayoutFuzzTest {
         return l;
     }
 
-    private static int[] permutation(FuzzedDataProvider data, int n) {
-        int[] m = new int[n];
-        for (int i = 0; i < n; i++) {
-            m[i] = i;
-        }
-        for (int i = n - 1; i > 0; i--) {
-            int j = data.consumeInt(0, i);
-            int t = m[i];
-            m[i] = m[j];
-            m[j] = t;
-        }
-        return m;
-    }
 }

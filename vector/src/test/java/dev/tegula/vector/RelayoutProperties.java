@@ -7,7 +7,6 @@ import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
 import dev.tegula.core.PaddingValue;
-import dev.tegula.core.Shape;
 import dev.tegula.core.Tile;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -81,8 +80,8 @@ class RelayoutProperties {
             {"f32[8,8,8,8]{3,2,1,0}", "f32[8,8,8,8]{1,0,3,2}"},
         };
         for (String[] c : cases) {
-            ArrayShape a = (ArrayShape) Shape.parse(c[0]);
-            ArrayShape b = (ArrayShape) Shape.parse(c[1]);
+            ArrayShape a = ArrayShape.parse(c[0]);
+            ArrayShape b = ArrayShape.parse(c[1]);
             assertTrue(Relayout.plan(a, b).isFast(), c[0] + " -> " + c[1]);
             check(a, b);
         }
@@ -104,7 +103,7 @@ class RelayoutProperties {
             {"f32[0,5]{1,0}", "f32[0,5]{0,1}"},
         };
         for (String[] c : cases) {
-            check((ArrayShape) Shape.parse(c[0]), (ArrayShape) Shape.parse(c[1]));
+            check(ArrayShape.parse(c[0]), ArrayShape.parse(c[1]));
         }
     }
 
@@ -112,8 +111,8 @@ class RelayoutProperties {
     void packingKernelsMatchReference() {
         for (String t : new String[] {"s4", "u4", "f4e2m1fn", "s2"}) {
             for (String dims : new String[] {"[1000]", "[7,129]", "[3,64]", "[1]"}) {
-                ArrayShape packed = (ArrayShape) Shape.parse(t + dims + (dims.contains(",") ? "{1,0:E(4)}" : "{0:E(4)}"));
-                ArrayShape bytes = (ArrayShape) Shape.parse(t + dims);
+                ArrayShape packed = ArrayShape.parse(t + dims + (dims.contains(",") ? "{1,0:E(4)}" : "{0:E(4)}"));
+                ArrayShape bytes = ArrayShape.parse(t + dims);
                 if (t.equals("s2") || t.equals("f4e2m1fn")) {
                     check(bytes, packed);
                     check(packed, bytes);

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tegula.core.ArrayShape;
-import dev.tegula.core.Shape;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -106,8 +105,8 @@ class TransposeKernelsTest {
             // 4-D reversals whose transposes go in destination strips (Kernels.dstStrips), remainders on both sides
             "f32[20,3,5,33]{3,2,1,0}|{0,1,2,3}", "bf16[36,2,5,40]{3,2,1,0}|{0,1,2,3}"}) {
             String[] p = c.split("\\|");
-            ArrayShape from = (ArrayShape) Shape.parse(p[0]);
-            ArrayShape to = (ArrayShape) Shape.parse(from.toStringWithoutLayout() + p[1]);
+            ArrayShape from = ArrayShape.parse(p[0]);
+            ArrayShape to = ArrayShape.parse(from.toStringWithoutLayout() + p[1]);
             RelayoutProperties.check(from, to);
         }
     }

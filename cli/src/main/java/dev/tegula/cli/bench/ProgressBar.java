@@ -1,5 +1,6 @@
 package dev.tegula.cli.bench;
 
+import dev.tegula.cli.ByteCounts;
 import java.io.PrintWriter;
 import java.util.Locale;
 
@@ -63,8 +64,8 @@ public final class ProgressBar {
                 : d >= total ? String.format(Locale.ROOT, "  %.1f s", elapsed) : "";
         int filled = (int) (WIDTH * d / total);
         String line = "[" + "#".repeat(filled) + "-".repeat(WIDTH - filled) + "] "
-                + String.format(Locale.ROOT, "%3d%%  %s / %s  %s/s", 100 * d / total, human(d), human(total),
-                human((long) rate)) + eta + "  " + label;
+                + String.format(Locale.ROOT, "%3d%%  %s / %s  %s/s", 100 * d / total, ByteCounts.rounded(d),
+                ByteCounts.rounded(total), ByteCounts.rounded((long) rate)) + eta + "  " + label;
         if (inPlace) {
             err.print("\r" + line + " ".repeat(Math.max(0, lastLength - line.length())));
             lastLength = line.length();
@@ -75,17 +76,6 @@ public final class ProgressBar {
         err.flush();
     }
 
-    /** {@return bytes in binary units with one decimal, e.g. {@code 1.5 GiB}} */
-    public static String human(long bytes) {
-        String[] units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-        double v = bytes;
-        int u = 0;
-        while (v >= 1024 && u < units.length - 1) {
-            v /= 1024;
-            u++;
-        }
-        return u == 0 ? bytes + " B" : String.format(Locale.ROOT, "%.1f %s", v, units[u]);
-    }
 
     /** Ends the bar (a newline after an in-place bar). */
     public void finish() {

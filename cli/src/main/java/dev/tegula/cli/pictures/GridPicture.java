@@ -152,8 +152,8 @@ public final class GridPicture {
         StringBuilder sb = new StringBuilder();
         long rb = Math.max(1, g.rowTileExtent());
         long cb = Math.max(1, g.columnTileExtent());
-        long blockRows = ceilDiv(g.rows(), rb);
-        long blockCols = ceilDiv(g.columns(), cb);
+        long blockRows = Math.ceilDiv(g.rows(), rb);
+        long blockCols = Math.ceilDiv(g.columns(), cb);
         int shownRows = (int) Math.min(blockRows, maxCells);
         int shownCols = (int) Math.min(blockCols, maxCells);
         if (s.rank() > 2) {
@@ -210,7 +210,6 @@ public final class GridPicture {
         }
         long rb = Math.max(1, g.rowTileExtent());
         long cb = Math.max(1, g.columnTileExtent());
-        long[] ext = LayoutGrid.tileExtents(s);
         sb.append("tiles of this grid (T").append(first).append(contiguous
                 ? "; each tile is " + tileSlots + " consecutive slots"
                 : "; a later tile reaches across tiles, so a tile's slots are not consecutive").append("):\n");
@@ -232,7 +231,7 @@ public final class GridPicture {
                         .append(c0 == c1 ? ", column " : ", columns ").append(range(c0, c1)).append(": ")
                         .append(n).append(n == 1 ? " element" : " elements");
                 if (contiguous) {
-                    long base = tileBase(s, g.index(lead, r0, c0), ext);
+                    long base = tileBase(s, g.index(lead, r0, c0));
                     sb.append(", slots ").append(range(base, base + tileSlots - 1));
                 } else {
                     sb.append(", element slots from ").append(min).append(" to ").append(max);
@@ -243,12 +242,10 @@ public final class GridPicture {
     }
 
     /** The first slot of the tile that holds {@code index}: its slot once every tiled coordinate is rounded down to a tile multiple. */
-    private static long tileBase(ArrayShape s, long[] index, long[] ext) {
+    private static long tileBase(ArrayShape s, long[] index) {
         long[] corner = index.clone();
         for (int d = 0; d < corner.length; d++) {
-            if (ext[d] > 0) {
-                corner[d] -= corner[d] % ext[d];
-            }
+            corner[d] -= corner[d] % s.tileExtent(d);
         }
         return s.linearIndex(corner);
     }
@@ -337,9 +334,6 @@ public final class GridPicture {
         return sb.toString().stripTrailing();
     }
 
-    private static long ceilDiv(long a, long b) {
-        return a == 0 ? 0 : (a - 1) / b + 1;
-    }
 
     /** {@return {@code lead} parsed from {@code "i,j"}} */
     public static long[] parseSlice(String text, int rank) {

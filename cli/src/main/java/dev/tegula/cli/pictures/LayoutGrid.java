@@ -51,42 +51,31 @@ public final class LayoutGrid {
         this.dims = shape.dimensions();
         this.rows = rank >= 2 ? dims[rank - 2] : 1;
         this.columns = rank >= 1 ? dims[rank - 1] : 1;
-        long[] ext = tileExtents(shape);
+        Layout layout = shape.layout();
         String why = null;
-        if (!shape.layout().isTiled()) {
+        long rowExt = 0;
+        long columnExt = 0;
+        if (!layout.isTiled()) {
             why = "untiled layout";
-        } else if (shape.layout().tiles().getFirst().hasCombinedDimensions()) {
+        } else if (layout.tiles().getFirst().hasCombinedDimensions()) {
             why = "the first tile combines dimensions (*)";
-            ext = null;
+        } else {
+            int[] covered = layout.coveredDimensions(layout.tiles().getFirst().rank());
+            rowExt = rank >= 2 && covers(covered, rank - 2) ? shape.tileExtent(rank - 2) : 0;
+            columnExt = rank >= 1 && covers(covered, rank - 1) ? shape.tileExtent(rank - 1) : 0;
         }
         this.noBoundariesReason = why;
-        this.rowExtent = ext == null || rank < 2 ? 0 : ext[rank - 2];
-        this.columnExtent = ext == null || rank < 1 ? 0 : ext[rank - 1];
+        this.rowExtent = rowExt;
+        this.columnExtent = columnExt;
     }
 
-    /**
-     * {@return how far the first tile of the layout reaches along each logical dimension}, 0 where the
-     * tile does not cover the dimension (it lies outside the tiled suffix of the physical dimensions)
-     * or the layout is untiled. A tile longer than the rank covers every dimension (XLA pads the shape
-     * with leading size-1 dimensions). Null if the first tile combines dimensions ({@code *}).
-     */
-    public static long[] tileExtents(ArrayShape shape) {
-        int rank = shape.rank();
-        long[] ext = new long[rank];
-        Layout layout = shape.layout();
-        if (!layout.isTiled()) {
-            return ext;
+    private static boolean covers(int[] covered, int dim) {
+        for (int d : covered) {
+            if (d == dim) {
+                return true;
+            }
         }
-        Tile t = layout.tiles().getFirst();
-        if (t.hasCombinedDimensions()) {
-            return null;
-        }
-        int[] covered = layout.coveredDimensions(t.rank());
-        int skip = t.rank() - covered.length;   // tile dimensions beyond the rank (leading size-1 dims)
-        for (int i = 0; i < covered.length; i++) {
-            ext[covered[i]] = t.dimension(skip + i);
-        }
-        return ext;
+        return false;
     }
 
     public ArrayShape shape() {
@@ -347,18 +336,18 @@ public final class LayoutGrid {
             } else if (grid.hasTileBoundaries()) {
                 blockRows = Math.max(1, rb);
                 blockColumns = Math.max(1, cb);
-                totalCellRows = ceilDiv(rows, blockRows);
-                totalCellColumns = ceilDiv(columns, blockColumns);
+                totalCellRows = Math.ceilDiv(rows, blockRows);
+                totalCellColumns = Math.ceilDiv(columns, blockColumns);
             } else {
                 // untiled (or a tile that does not reach this grid): square blocks, a power of two, so at most max a side
                 long b = 1;
-                while (ceilDiv(rows, b) > maxCells || ceilDiv(columns, b) > maxCells) {
+                while (Math.ceilDiv(rows, b) > maxCells || Math.ceilDiv(columns, b) > maxCells) {
                     b *= 2;
                 }
                 blockRows = rows > 1 ? b : 1;
                 blockColumns = columns > 1 ? b : 1;
-                totalCellRows = ceilDiv(rows, blockRows);
-                totalCellColumns = ceilDiv(columns, blockColumns);
+                totalCellRows = Math.ceilDiv(rows, blockRows);
+                totalCellColumns = Math.ceilDiv(columns, blockColumns);
             }
             int cap = elementLevel ? max : maxCells;
             this.cellRows = (int) Math.min(totalCellRows, cap);
@@ -415,7 +404,7 @@ public final class LayoutGrid {
         }
 
         private void buildStrip() {
-            long units = ceilDiv(shape.slotCount(), stripUnit);
+            long units = Math.ceilDiv(shape.slotCount(), stripUnit);
             long shown = Math.min(units, elementLevel ? STRIP_MAX : STRIP_MAX_TILES);
             for (long u = 0; u < shown; u++) {
                 long slot = u * stripUnit;
@@ -513,7 +502,7 @@ public final class LayoutGrid {
 
         /** {@return the strip entries there are (more than {@link #strip()} holds when it is cut)} */
         public long stripTotal() {
-            return ceilDiv(shape.slotCount(), stripUnit);
+            return Math.ceilDiv(shape.slotCount(), stripUnit);
         }
 
         /** {@return the slots of one colour group} */
@@ -536,10 +525,9 @@ public final class LayoutGrid {
         if (!grid.hasTileBoundaries() || l.hasPaddedDimensions() || shape.rank() < 1) {
             return null;
         }
-        long[] ext = tileExtents(shape);
         long[] dims = shape.dimensions();
         for (int d = 0; d < dims.length; d++) {
-            dims[d] = roundUp(dims[d], ext[d]);
+            dims[d] = roundUp(dims[d], shape.tileExtent(d));
         }
         ArrayShape p;
         try {
@@ -579,11 +567,9 @@ public final class LayoutGrid {
         return Math.max(1, n);
     }
 
+    /** {@return {@code n} rounded up to a multiple of {@code m}; {@code n} itself when {@code m <= 0}} */
     public static long roundUp(long n, long m) {
-        return m <= 0 ? n : ceilDiv(n, m) * m;
+        return m <= 0 ? n : Math.ceilDiv(n, m) * m;
     }
 
-    public static long ceilDiv(long a, long b) {
-        return a == 0 ? 0 : (a - 1) / b + 1;
-    }
 }

@@ -89,7 +89,7 @@ public final class MapRenderer {
         stripLabelW = (int) Math.ceil(("slot " + maxSlot).length() * 11 * CHAR) + 10;
         int gridBottom = gridY + f.cellRows() * cellH;
         stripY = gridBottom + 50;
-        int stripRows = (int) LayoutGrid.ceilDiv(f.strip().size(), stripPerRow);
+        int stripRows = Math.ceilDiv(f.strip().size(), stripPerRow);
         legendY = stripY + stripRows * stripSquare + (f.strip().size() < f.stripTotal() ? 34 : 22);
         int gridRight = gridX + f.cellColumns() * cellW;
         int stripRight = MARGIN + stripLabelW + stripPerRow * stripSquare;
@@ -264,7 +264,7 @@ public final class MapRenderer {
             }
         }
         if (strip.size() < f.stripTotal()) {
-            int rows = (int) LayoutGrid.ceilDiv(strip.size(), stripPerRow);
+            int rows = Math.ceilDiv(strip.size(), stripPerRow);
             c.text(x0, stripY + rows * stripSquare + 16, "... " + (f.stripTotal() - strip.size()) + " more"
                     + (f.stripUnit() == 1 ? " slots" : s.layout().isTiled() ? " tiles" : " lines"), 12, MUTED,
                     Anchor.START, false);

@@ -1,7 +1,5 @@
 package dev.tegula.cli.commands;
 
-import dev.tegula.cli.ByteCounts;
-
 import dev.tegula.core.Addressing;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
@@ -12,16 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ShapeReportTest {
-    @Test
-    void bytesUseBinaryUnitsFromOneKibibyte() {
-        assertEquals("0 B", ByteCounts.text(0));
-        assertEquals("1023 B", ByteCounts.text(1023));
-        assertEquals("1024 B (1 KiB)", ByteCounts.text(1024));
-        assertEquals("1536 B (~1.50 KiB)", ByteCounts.text(1536));
-        assertEquals("335544320 B (320 MiB)", ByteCounts.text(335544320L));
-        assertEquals("4294967296 B (4 GiB)", ByteCounts.text(1L << 32));
-    }
-
     @Test
     void knownMemorySpacesAreNamed() {
         assertTrue(ShapeReport.memorySpace(0).startsWith("S(0): device default"));
@@ -42,8 +30,8 @@ class ShapeReportTest {
 
     @Test
     void dimensionsMarkDynamicSizes() {
-        assertTrue(ShapeReport.dimensions((ArrayShape) Shape.parse("f32[<=4,?,3]")).startsWith("[<=4, ?, 3]  rank 3; 2 dynamic"));
-        assertEquals("[]  rank 0 (a scalar)", ShapeReport.dimensions((ArrayShape) Shape.parse("f32[]")));
+        assertTrue(ShapeReport.dimensions(ArrayShape.parse("f32[<=4,?,3]")).startsWith("[<=4, ?, 3]  rank 3; 2 dynamic"));
+        assertEquals("[]  rank 0 (a scalar)", ShapeReport.dimensions(ArrayShape.parse("f32[]")));
     }
 
     @Test
@@ -62,11 +50,11 @@ class ShapeReportTest {
 
     @Test
     void addressingNamesTheImplementation() {
-        assertTrue(ShapeReport.addressing(Addressing.of((ArrayShape) Shape.parse("f32[3,5]{1,0:T(2,2)}")))
+        assertTrue(ShapeReport.addressing(Addressing.of(ArrayShape.parse("f32[3,5]{1,0:T(2,2)}")))
                 .startsWith("Addressing.Tiled2"));
-        assertTrue(ShapeReport.addressing(Addressing.of((ArrayShape) Shape.parse("f32[3,5]")))
+        assertTrue(ShapeReport.addressing(Addressing.of(ArrayShape.parse("f32[3,5]")))
                 .startsWith("Addressing.Strided2"));
-        assertTrue(ShapeReport.addressing(Addressing.of((ArrayShape) Shape.parse("f32[8]{0:T(2,2)}")))
+        assertTrue(ShapeReport.addressing(Addressing.of(ArrayShape.parse("f32[8]{0:T(2,2)}")))
                 .startsWith("Addressing.General"));
     }
 

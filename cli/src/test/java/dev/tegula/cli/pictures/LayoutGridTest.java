@@ -1,7 +1,6 @@
 package dev.tegula.cli.pictures;
 
 import dev.tegula.core.ArrayShape;
-import dev.tegula.core.Shape;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -12,13 +11,12 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class LayoutGridTest {
     static LayoutGrid grid(String text) {
-        return new LayoutGrid((ArrayShape) Shape.parse(text));
+        return new LayoutGrid(ArrayShape.parse(text));
     }
 
     @Test
@@ -47,8 +45,8 @@ class LayoutGridTest {
 
     @Test
     void aTileLongerThanTheRankCoversEveryDimension() {
-        assertArrayEquals(new long[] {2}, LayoutGrid.tileExtents((ArrayShape) Shape.parse("f32[8]{0:T(2,2)}")));
         LayoutGrid g = grid("f32[8]{0:T(2,2)}");
+        assertEquals(2, g.columnTileExtent());
         assertArrayEquals(new long[][] {{0, 1, 4, 5, 8, 9, 12, 13}}, g.slice(new long[0]));
     }
 
@@ -58,7 +56,8 @@ class LayoutGridTest {
         assertEquals("untiled layout", grid("f32[3,5]").noBoundariesReason());
         LayoutGrid c = grid("f32[4,6]{1,0:T(*,3)}");
         assertFalse(c.hasTileBoundaries());
-        assertNull(LayoutGrid.tileExtents(c.shape()));
+        assertEquals(0, c.rowTileExtent());
+        assertEquals(0, c.columnTileExtent());
         // a 1-D tile covers only the columns
         LayoutGrid t = grid("f32[3,300]{1,0:T(128)}");
         assertEquals(0, t.rowTileExtent());
@@ -71,7 +70,7 @@ class LayoutGridTest {
             "u32[]{:T(128)}", "f32[8]{0:T(2,2)}", "f32[2,3]{1,0:T(2,2)L(16)}", "s4[5,3]{0,1:T(2,2)E(4)}",
             "f32[2,7,3]{1,2,0:T(2,4)}", "bf16[8,8]{1,0:T(2,4)(2,1,1,1)}", "f32[2,3]", "f32[0,4]{1,0:T(2,2)}"})
     void paddingRunsAreTheSlotsThatHoldNoElement(String text) {
-        ArrayShape s = (ArrayShape) Shape.parse(text);
+        ArrayShape s = ArrayShape.parse(text);
         List<long[]> expected = new ArrayList<>();
         for (long slot = 0; slot < s.slotCount(); slot++) {
             if (!s.isElementSlot(slot)) {
@@ -149,6 +148,6 @@ class LayoutGridTest {
         assertThrows(IllegalArgumentException.class, () -> GridPicture.parseSlice("1", 4));
         assertThrows(IllegalArgumentException.class, () -> GridPicture.parseSlice("a,b", 4));
         assertThrows(IllegalArgumentException.class,
-                () -> GridPicture.checkSlice(new long[] {2}, (ArrayShape) Shape.parse("f32[2,3,4]")));
+                () -> GridPicture.checkSlice(new long[] {2}, ArrayShape.parse("f32[2,3,4]")));
     }
 }

@@ -1,7 +1,6 @@
 package dev.tegula.cli.pictures;
 
 import dev.tegula.core.ArrayShape;
-import dev.tegula.core.Shape;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -61,7 +60,7 @@ class MapPictureTest {
         // each time it changes rows
         Matcher m = Pattern.compile("class=\"memory-order\"[^>]* points=\"([^\"]*)\"").matcher(text);
         assertTrue(m.find(), text);
-        java.util.List<LayoutGrid.Cell> path = new LayoutGrid((ArrayShape) Shape.parse(FIGURE_ONE))
+        java.util.List<LayoutGrid.Cell> path = new LayoutGrid(ArrayShape.parse(FIGURE_ONE))
                 .figure(new long[0], 32, 32, false).path();
         assertEquals(15, path.size());
         int rowChanges = 0;
@@ -83,7 +82,7 @@ class MapPictureTest {
         assertNotNull(image);
         assertEquals(Integer.parseInt(m.group(1)), image.getWidth());
         assertEquals(Integer.parseInt(m.group(2)), image.getHeight());
-        MapRenderer expected = new MapRenderer(new LayoutGrid((ArrayShape) Shape.parse("bf16[4,8]{1,0:T(2,4)(2,1)}")).figure(
+        MapRenderer expected = new MapRenderer(new LayoutGrid(ArrayShape.parse("bf16[4,8]{1,0:T(2,4)(2,1)}")).figure(
                 new long[0], 32, 32, false));
         assertEquals(expected.width(), image.getWidth());
         assertEquals(expected.height(), image.getHeight());
@@ -127,7 +126,7 @@ class MapPictureTest {
 
     @Test
     void figureModelFollowsTheSlots() {
-        LayoutGrid.Figure f = new LayoutGrid((ArrayShape) Shape.parse(FIGURE_ONE)).figure(new long[0], 32, 32, false);
+        LayoutGrid.Figure f = new LayoutGrid(ArrayShape.parse(FIGURE_ONE)).figure(new long[0], 32, 32, false);
         assertTrue(f.elementLevel());
         assertEquals(4, f.cellRows());
         assertEquals(6, f.cellColumns());
@@ -140,7 +139,7 @@ class MapPictureTest {
         assertEquals(15, f.strip().stream().filter(LayoutGrid.StripSlot::element).count());
         assertEquals(6, f.tiles().size());
         // a tile that does not reach the rows holds one row: f32[3,300]{1,0:T(128)} at tile level
-        LayoutGrid.Figure t = new LayoutGrid((ArrayShape) Shape.parse("f32[3,300]{1,0:T(128)}")).figure(new long[0], 32, 32, false);
+        LayoutGrid.Figure t = new LayoutGrid(ArrayShape.parse("f32[3,300]{1,0:T(128)}")).figure(new long[0], 32, 32, false);
         assertFalse(t.elementLevel());
         assertEquals(1, t.blockRows());
         assertEquals(128, t.blockColumns());

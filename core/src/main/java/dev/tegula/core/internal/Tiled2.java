@@ -36,8 +36,8 @@ public final class Tiled2 extends Addressing {
         this.a = a;
         this.b = b;
         this.c = c;
-        tilesAcross = ceilDiv(physicalSizes[1], b);
-        tileSlots = ceilDiv(a, c) * c * b;
+        tilesAcross = Math.ceilDiv(physicalSizes[1], b);
+        tileSlots = Math.ceilDiv(a, c) * c * b;
         pow2 = isPowerOfTwo(a) && isPowerOfTwo(b) && isPowerOfTwo(c);   // then tileSlots = max(a,c)·b is one too
         aShift = Long.numberOfTrailingZeros(a);
         bShift = Long.numberOfTrailingZeros(b);

@@ -39,15 +39,15 @@ public final class TiledN extends Addressing {
         this.a = a;
         this.b = b;
         this.c = c;
-        tilesAcross = ceilDiv(physicalSizes[n - 1], b);
-        tileSlots = ceilDiv(a, c) * c * b;
+        tilesAcross = Math.ceilDiv(physicalSizes[n - 1], b);
+        tileSlots = Math.ceilDiv(a, c) * c * b;
         pow2 = isPowerOfTwo(a) && isPowerOfTwo(b) && isPowerOfTwo(c);   // then tileSlots = max(a,c)·b is one too
         aShift = Long.numberOfTrailingZeros(a);
         bShift = Long.numberOfTrailingZeros(b);
         cShift = Long.numberOfTrailingZeros(c);
         tileShift = Long.numberOfTrailingZeros(tileSlots);
         leadStrides = new long[n - 2];
-        long stride = ceilDiv(physicalSizes[n - 2], a) * tilesAcross * tileSlots;
+        long stride = Math.ceilDiv(physicalSizes[n - 2], a) * tilesAcross * tileSlots;
         for (int q = n - 3; q >= 0; q--) {
             leadStrides[q] = stride;
             stride *= physicalSizes[q];

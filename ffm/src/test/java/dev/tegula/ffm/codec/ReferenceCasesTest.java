@@ -14,7 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue #13, item 10: answers from ml_dtypes and NumPy themselves
+ * Answers from ml_dtypes and NumPy themselves
  * ({@code codec/mldtypes_numpy_cases.txt}, written by {@code ffm/src/test/python/make_codec_fixtures.py}):
  * f8e8m0fnu from float32 subnormals, and binary16 NaN payloads in both directions.
  */
@@ -50,7 +50,7 @@ class ReferenceCasesTest {
     }
 
     @Test
-    void theIssuesExample() {
+    void f8e8m0fnuRoundsSubnormalScalesUpAndF16KeepsTheNanPayload() {
         assertEquals(0x01, MiniFloatFormat.F8E8M0FNU.fromFloat(8.816206E-39f));
         assertEquals(0x00, MiniFloatFormat.F8E8M0FNU.fromFloat(0x1p-127f));
         assertEquals(0x01, MiniFloatFormat.F8E8M0FNU.fromFloat(Math.nextUp(0x1p-127f)));

@@ -12,11 +12,13 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Regression tests for issue #13, items 2, 8 and 9: the text parser refuses what XLA's parser
- * refuses (or crashes on), at every validation level, and deep nesting ends in a parse error, not a
- * {@link StackOverflowError}.
+ * The text parser refuses what XLA's parser refuses (or crashes on), at every validation level:
+ * nesting past the cap ends in a parse error at the first level too many (not a
+ * {@link StackOverflowError}), only ASCII digits are digits, and negative sizes, {@code P(...)} on a
+ * dense array, negative tile sizes, a non-positive {@code L(n)} and memory spaces beyond 8 bits
+ * are errors with their offset.
  */
-class Issue13TextTest {
+class ShapeTextRefusalsTest {
     /** Shape.MAX_NESTING_DEPTH, the cap of JSON and .npy headers too. */
     private static final int DEPTH = 64;
 
@@ -29,7 +31,7 @@ class Issue13TextTest {
         }
     }
 
-    // ---- item 2: nesting depth ----------------------------------------------------------------------
+    // ---- nesting depth ---------------------------------------------------------------------------------
 
     @ParameterizedTest
     @ValueSource(ints = {65, 100, 2000, 100_000})
@@ -69,7 +71,7 @@ class Issue13TextTest {
                 () -> Shape.parse("(" + text + ")"), "one level more is refused");
     }
 
-    // ---- item 8: only ASCII digits --------------------------------------------------------------------
+    // ---- only ASCII digits -----------------------------------------------------------------------------
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
@@ -86,7 +88,7 @@ class Issue13TextTest {
         }
     }
 
-    // ---- item 9: what XLA's parser refuses -----------------------------------------------------------
+    // ---- what XLA's parser refuses --------------------------------------------------------------------
 
     @Test
     void negativeDimensionsAreRefusedAtEveryLevel() {

@@ -20,11 +20,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Issue #13, item 17 (pictures): tiles larger than the array are drawn element by element as the
- * text map does; the red memory-order path never crosses a cell's slot number; the legend mentions
- * padding only when there is some. Checked on the SVG that {@code map --svg} writes.
+ * What the SVG that {@code map --svg} writes shows: tiles larger than the array are drawn element by
+ * element, as the text map does; the red memory-order path never crosses a cell's slot number; the
+ * legend mentions padding only when there is some.
  */
-class PictureDetailsTest {
+class SvgMapCellsPathAndLegendTest {
     private static final Pattern TEXT = Pattern.compile(
             "<text x=\"([-0-9.]+)\" y=\"([-0-9.]+)\" font-size=\"([0-9.]+)\"([^>]*)>([^<]*)</text>");
 

@@ -1,0 +1,29 @@
+package dev.tegula.ffm.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class LongMathTest {
+
+    @Test
+    void lcmIsTheLeastCommonMultiple() {
+        assertEquals(12, LongMath.lcm(4, 6));
+        assertEquals(12, LongMath.lcm(6, 4));
+        assertEquals(7, LongMath.lcm(1, 7));
+        assertEquals(4096, LongMath.lcm(4096, 8));
+        assertEquals(128L * 3 * 5, LongMath.lcm(128 * 3, 128 * 5));
+        assertEquals(1L << 62, LongMath.lcm(1L << 62, 1L << 40));
+    }
+
+    @Test
+    void lcmRefusesNonPositiveArgumentsAndOverflow() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LongMath.lcm(0, 4));
+        assertTrue(e.getMessage().contains("a must be > 0, got 0"), e::getMessage);
+        e = assertThrows(IllegalArgumentException.class, () -> LongMath.lcm(4, -2));
+        assertTrue(e.getMessage().contains("b must be > 0, got -2"), e::getMessage);
+        assertThrows(ArithmeticException.class, () -> LongMath.lcm(Long.MAX_VALUE, Long.MAX_VALUE - 1));
+    }
+}
