@@ -28,6 +28,11 @@ final class Candidates {
     static final long STAGED_BLOCK_J = 64;
     /** Block edges the measuring planner tries. */
     static final long[] BLOCK_EDGES = {32, 64, 128, 256, 512, 1024};
+    /** Staged pieces the measuring planner tries, in bytes (0: none). */
+    static final long[] STAGES = {0, 3L << 20, 6L << 20, 12L << 20, 24L << 20};
+    /** Smallest and largest staged piece a walk may have, in bytes. */
+    static final long MIN_STAGE = 64L << 10;
+    static final long MAX_STAGE = 64L << 20;
     /** At most this many loops are permuted in every order; more are tried in a few orders only. */
     static final int MAX_PERMUTED_LOOPS = 4;
 
@@ -49,7 +54,7 @@ final class Candidates {
      *                     stage nothing and take 16x16 tiles only)
      */
     static Walk of(LoopNest base, int[] order, int split, int tile, long blockI, long blockJ, Strips strips, Bands bands,
-                   int elementBytes) {
+                   long stage, int elementBytes) {
         int d = base.depth();
         if (order.length != d || order[d - 1] != d - 1 || split < 0 || split >= d) {
             return null;
@@ -67,9 +72,13 @@ final class Candidates {
         LoopNest nest = base.permuted(order);
         boolean convert = elementBytes < 0;
         int b = Math.abs(elementBytes);
+        if (stage != 0 && (stage < MIN_STAGE || stage > MAX_STAGE
+                || stageUnit(nest, split) * (convert ? 2 : b) > stage || stageUnit(nest, split) == 0)) {
+            return null;
+        }
         if (tile == 0 ? largestTile(nest, elementBytes) == 0 : !tiled(nest, elementBytes, tile)) {
             return tile == 0 && blockI == 0 && blockJ == 0 && strips == Strips.SOURCE && bands == Bands.SOURCE
-                    ? new Walk(nest, order, split, 0, 0, 0, strips, bands) : null;
+                    ? new Walk(nest, order, split, 0, 0, 0, strips, bands, stage) : null;
         }
         if (tile == 0) {
             return null;   // a nest the tile kernels take has a tile
@@ -88,7 +97,33 @@ final class Candidates {
         if (strips == Strips.STAGED && blockI * blockJ * b > TransposeKernels.STAGE_BYTES) {
             return null;
         }
-        return new Walk(nest, order, split, tile, blockI, blockJ, strips, bands);
+        return new Walk(nest, order, split, tile, blockI, blockJ, strips, bands, stage);
+    }
+
+    /**
+     * {@return the destination slots one index of loop {@code split} covers, if that region is
+     * contiguous and dense (the other loops fill exactly {@code [0, stride)} of it), else 0}: where
+     * it is, consecutive indices of the split loop write one contiguous block, which can be staged.
+     */
+    static long stageUnit(LoopNest nest, int split) {
+        long t = nest.dstStrides()[split];
+        int d = nest.depth();
+        Integer[] others = new Integer[d - 1];
+        int k = 0;
+        for (int i = 0; i < d; i++) {
+            if (i != split) {
+                others[k++] = i;
+            }
+        }
+        java.util.Arrays.sort(others, (x, y) -> Long.compare(nest.dstStrides()[x], nest.dstStrides()[y]));
+        long expected = 1;
+        for (int i : others) {
+            if (nest.dstStrides()[i] != expected) {
+                return 0;
+            }
+            expected = Math.multiplyExact(expected, nest.extents()[i]);
+        }
+        return expected == t ? t : 0;
     }
 
     /**
@@ -135,7 +170,7 @@ final class Candidates {
         int[] order = base.estimateOrder();
         LoopNest nest = base.permuted(order);
         int split = firstWalkedLoop(nest);
-        Walk plain = of(base, order, split, 0, 0, 0, Strips.SOURCE, Bands.SOURCE, elementBytes);
+        Walk plain = of(base, order, split, 0, 0, 0, Strips.SOURCE, Bands.SOURCE, 0, elementBytes);
         if (plain != null) {
             return plain;
         }
@@ -146,11 +181,11 @@ final class Candidates {
         boolean dstStrips = elementBytes > 0 && continuesDestinationRows(nest, q);
         if (elementBytes > 0 && !dstStrips && dRow >= FAR_ROW_BYTES) {
             return of(base, order, split, largestTile(nest, elementBytes), STAGED_BLOCK_I, STAGED_BLOCK_J, Strips.STAGED,
-                    Bands.SOURCE, elementBytes);
+                    Bands.SOURCE, 0, elementBytes);
         }
         long block = Math.max(sRow, dRow) >= FAR_ROW_BYTES ? FAR_BLOCK : NEAR_BLOCK;
         return of(base, order, split, largestTile(nest, elementBytes), block, block,
-                dstStrips ? Strips.DESTINATION : Strips.SOURCE, Bands.SOURCE, elementBytes);
+                dstStrips ? Strips.DESTINATION : Strips.SOURCE, Bands.SOURCE, 0, elementBytes);
     }
 
     /**
@@ -212,7 +247,7 @@ final class Candidates {
         Map<String, Walk> out = new LinkedHashMap<>();
         for (int[] order : orders) {
             int split = firstWalkedLoop(base.permuted(order));
-            add(out, of(base, order, split, w.tile(), w.blockI(), w.blockJ(), w.strips(), w.bands(), elementBytes));
+            add(out, of(base, order, split, w.tile(), w.blockI(), w.blockJ(), w.strips(), w.bands(), w.stage(), elementBytes));
         }
         return List.copyOf(out.values());
     }
@@ -258,7 +293,26 @@ final class Candidates {
         Map<String, Walk> out = new LinkedHashMap<>();
         for (int s = 0; s < base.depth(); s++) {
             if (w.nest().extents()[s] >= 2) {
-                add(out, of(base, w.order(), s, w.tile(), w.blockI(), w.blockJ(), w.strips(), w.bands(), elementBytes));
+                add(out, of(base, w.order(), s, w.tile(), w.blockI(), w.blockJ(), w.strips(), w.bands(), w.stage(), elementBytes));
+            }
+        }
+        return List.copyOf(out.values());
+    }
+
+    /**
+     * {@return walks like {@code w} that stage their destination in pieces of each size of
+     * {@link #STAGES}, on every loop whose destination region allows it (that loop then split
+     * between threads too), and {@code w} unstaged}
+     */
+    static List<Walk> stages(LoopNest base, Walk w, int elementBytes) {
+        Map<String, Walk> out = new LinkedHashMap<>();
+        add(out, of(base, w.order(), w.split(), w.tile(), w.blockI(), w.blockJ(), w.strips(), w.bands(), 0, elementBytes));
+        for (int s = 0; s < base.depth(); s++) {
+            for (long stage : STAGES) {
+                if (stage > 0) {
+                    add(out, of(base, w.order(), s, w.tile(), w.blockI(), w.blockJ(), w.strips(), w.bands(), stage,
+                            elementBytes));
+                }
             }
         }
         return List.copyOf(out.values());
@@ -281,7 +335,7 @@ final class Candidates {
                 if (bj > 2 * nJ && bj > 32) {
                     continue;
                 }
-                add(out, of(base, w.order(), w.split(), w.tile(), bi, bj, w.strips(), w.bands(), elementBytes));
+                add(out, of(base, w.order(), w.split(), w.tile(), bi, bj, w.strips(), w.bands(), w.stage(), elementBytes));
             }
         }
         return out.isEmpty() ? List.of(w) : List.copyOf(out.values());
@@ -301,7 +355,7 @@ final class Candidates {
                     bi = STAGED_BLOCK_I;
                     bj = STAGED_BLOCK_J;
                 }
-                add(out, of(base, w.order(), w.split(), w.tile(), bi, bj, s, bands, elementBytes));
+                add(out, of(base, w.order(), w.split(), w.tile(), bi, bj, s, bands, w.stage(), elementBytes));
             }
         }
         return List.copyOf(out.values());
@@ -315,22 +369,27 @@ final class Candidates {
         Map<String, Walk> out = new LinkedHashMap<>();
         for (int t : tiles()) {
             if (tiled(w.nest(), elementBytes, t)) {
-                add(out, of(base, w.order(), w.split(), t, w.blockI(), w.blockJ(), w.strips(), w.bands(), elementBytes));
+                add(out, of(base, w.order(), w.split(), t, w.blockI(), w.blockJ(), w.strips(), w.bands(), w.stage(), elementBytes));
             }
         }
         return List.copyOf(out.values());
     }
 
     /**
-     * {@return every walk of the nest (orders, splits when {@code threads > 1}, blocks, strips, band
-     * orders, tiles), at most {@code limit}, the estimate first}
+     * {@return every walk of the nest (orders, staging, splits when {@code threads > 1}, blocks,
+     * strips, band orders, tiles), at most {@code limit}, the estimate first}
      */
     static List<Walk> all(LoopNest base, int elementBytes, int threads, int limit) {
         Walk estimate = estimate(base, elementBytes);
         Map<String, Walk> out = new LinkedHashMap<>();
         add(out, estimate);
         for (Walk o : orders(base, estimate, elementBytes)) {
-            for (Walk s : threads > 1 ? splits(base, o, elementBytes) : List.of(o)) {
+            Map<String, Walk> splitAndStage = new LinkedHashMap<>();
+            stages(base, o, elementBytes).forEach(w -> add(splitAndStage, w));
+            if (threads > 1) {
+                splits(base, o, elementBytes).forEach(w -> add(splitAndStage, w));
+            }
+            for (Walk s : splitAndStage.values()) {
                 for (Walk t : tiles(base, s, elementBytes)) {
                     for (Walk st : strips(base, t, elementBytes)) {
                         for (Walk bl : blocks(base, st, elementBytes)) {

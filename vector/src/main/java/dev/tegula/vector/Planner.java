@@ -23,8 +23,9 @@ import java.util.function.BiFunction;
  * take successive parts, so each runs on data that is not in the caches, as in a whole relayout. The kernels are
  * first run until two runs agree (so the JIT has compiled them), then every candidate of a family
  * runs once untimed and {@link #TIMED_ROUNDS} times timed, interleaved; the fastest run counts,
- * per byte. A measuring planner tries the families one after the other (loop orders, strips and
- * band orders, blocks, tiles, thread splits), each starting from the best walk so far; an
+ * per byte. A measuring planner tries the families one after the other (loop orders, staging, strips and
+ * band orders, blocks, tiles, thread splits), each starting from the best walk so far, in two
+ * passes (the best of one family depends on the others'); an
  * exhaustive one times every combination. Other nests (partial tiles) keep the estimate.
  * Stateless and thread-safe.
  */
@@ -34,6 +35,8 @@ final class Planner {
 
     /** Bytes (read and written) of the part each candidate is timed on. */
     static final long PART_BYTES = 24L << 20;
+    /** Passes of a measuring planner over the families of candidates. */
+    static final int MEASURE_PASSES = 2;
     /** Timed runs of each candidate; the fastest counts. */
     static final int TIMED_ROUNDS = 3;
     /** Most candidates an exhaustive planner times. */
@@ -123,7 +126,7 @@ final class Planner {
             });
         }
         try {
-            Timer timer = new Timer(nests.convert(), src, dst, Math.abs(b), (int) (from.slotBits() / 8), t > 1 ? pool : null,
+            Timer timer = new Timer(nests.convert(), src, dst, (int) (to.slotBits() / 8), (int) (from.slotBits() / 8), t > 1 ? pool : null,
                     t, largest);
             LoopNest base = nests.nests().get(largest);
             Walk best = walks.get(largest);
@@ -133,16 +136,21 @@ final class Planner {
             } else {
                 List<BiFunction<LoopNest, Walk, List<Walk>>> families = new ArrayList<>();
                 families.add((n, w) -> Candidates.orders(n, w, b));
+                families.add((n, w) -> Candidates.stages(n, w, b));
                 families.add((n, w) -> Candidates.strips(n, w, b));
                 families.add((n, w) -> Candidates.blocks(n, w, b));
                 families.add((n, w) -> Candidates.tiles(n, w, b));
                 if (t > 1) {
                     families.add((n, w) -> Candidates.splits(n, w, b));
                 }
-                for (BiFunction<LoopNest, Walk, List<Walk>> family : families) {
-                    List<Walk> candidates = family.apply(base, best);
-                    if (candidates.size() > 1) {
-                        best = timer.fastest(withFirst(best, candidates));
+                // two passes: a family timed early (staging, say) is timed again once the later ones
+                // (strips, blocks) have moved the best walk, as their best values depend on each other
+                for (int pass = 0; pass < MEASURE_PASSES; pass++) {
+                    for (BiFunction<LoopNest, Walk, List<Walk>> family : families) {
+                        List<Walk> candidates = family.apply(base, best);
+                        if (candidates.size() > 1) {
+                            best = timer.fastest(withFirst(best, candidates));
+                        }
                     }
                 }
             }
@@ -260,13 +268,8 @@ final class Planner {
             cursor += (double) p / e;
             long first = start;
             long t0 = System.nanoTime();
-            Tasks.forEachPart(executor, threads, p, RelayoutPlan.alignment(w), (lo, hi) -> {
-                if (convert) {
-                    ConvertKernels.run(w, src, dst, first + lo, first + hi);
-                } else {
-                    Kernels.run(w, src, dst, b, first + lo, first + hi);
-                }
-            });
+            Tasks.forEachPart(executor, threads, p, RelayoutPlan.alignment(w),
+                    (lo, hi) -> Stage.run(w, convert, src, dst, b, first + lo, first + hi));
             return System.nanoTime() - t0;
         }
 

@@ -301,13 +301,8 @@ public final class RelayoutPlan {
 
     /** Runs one walk over its whole split loop, in {@code parallelism} parts when {@code executor} is not null. */
     void run(Walk w, boolean convert, MemorySegment src, MemorySegment dst, ExecutorService executor, int parallelism) {
-        Tasks.forEachPart(executor, parallelism, w.splitExtent(), alignment(w), (lo, hi) -> {
-            if (convert) {
-                ConvertKernels.run(w, src, dst, lo, hi);
-            } else {
-                Kernels.run(w, src, dst, elementBytes, lo, hi);
-            }
-        });
+        Tasks.forEachPart(executor, parallelism, w.splitExtent(), alignment(w),
+                (lo, hi) -> Stage.run(w, convert, src, dst, elementBytes, lo, hi));
     }
 
     /** {@return the multiple that thread boundaries on a walk's split loop keep}: whole tile rows of a transpose's own loops */

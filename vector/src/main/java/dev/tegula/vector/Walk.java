@@ -10,7 +10,7 @@ import java.util.Arrays;
  *
  * <p>Its text form ({@link #toString()}, read back by {@link #parse}) names the loops by their
  * position in the normalised nest ({@link LoopNest#normalise}, destination order), e.g.
- * {@code order=1,0,2 split=1 tile=16 block=512x64 strips=staged bands=source}.
+ * {@code order=1,0,2 split=1 tile=16 block=512x64 strips=staged bands=source stage=4194304}.
  *
  * @param nest     the nest with its loops in walk order (outermost first)
  * @param order    {@code order[k]}: the normalised nest's loop that is walked at depth {@code k}
@@ -20,8 +20,14 @@ import java.util.Arrays;
  * @param blockJ   source rows one transpose block covers (elements of each destination row)
  * @param strips   how a transpose block is walked and written
  * @param bands    which side's rows a transpose's blocks follow first
+ * @param stage    bytes of destination staged at a time (0: none): the split loop's range is cut into
+ *                 pieces whose destination region is one contiguous block of about this size; each
+ *                 piece is walked into a per-thread buffer and leaves it in one bulk copy (large
+ *                 enough that the JDK's bulk copy streams it out without reading the destination
+ *                 lines first)
  */
-record Walk(LoopNest nest, int[] order, int split, int tile, long blockI, long blockJ, Strips strips, Bands bands) {
+record Walk(LoopNest nest, int[] order, int split, int tile, long blockI, long blockJ, Strips strips, Bands bands,
+            long stage) {
 
     /** How the tiles of one transpose block are walked and where they are stored. */
     enum Strips {
@@ -53,6 +59,13 @@ record Walk(LoopNest nest, int[] order, int split, int tile, long blockI, long b
         return Kernels.mode(nest);
     }
 
+    /** {@return the walk with its destination offset moved by {@code slots} (a staged piece writes its buffer from 0)} */
+    Walk shiftDestination(long slots) {
+        LoopNest n = new LoopNest(nest.extents(), nest.srcStrides(), nest.dstStrides(), nest.srcOffset(),
+                nest.dstOffset() + slots);
+        return new Walk(n, order, split, tile, blockI, blockJ, strips, bands, stage);
+    }
+
     /** {@return the extent of the split loop: how many parts threads can share} */
     long splitExtent() {
         return nest.extents()[split];
@@ -70,6 +83,9 @@ record Walk(LoopNest nest, int[] order, int split, int tile, long blockI, long b
             b.append(" tile=").append(tile).append(" block=").append(blockI).append('x').append(blockJ)
                     .append(" strips=").append(strips.name().toLowerCase(java.util.Locale.ROOT))
                     .append(" bands=").append(bands.name().toLowerCase(java.util.Locale.ROOT));
+        }
+        if (stage > 0) {
+            b.append(" stage=").append(stage);
         }
         return b.toString();
     }
@@ -90,6 +106,7 @@ record Walk(LoopNest nest, int[] order, int split, int tile, long blockI, long b
         long blockJ = 0;
         Strips strips = Strips.SOURCE;
         Bands bands = Bands.SOURCE;
+        long stage = 0;
         for (String f : fields) {
             int eq = f.indexOf('=');
             if (eq < 0) {
@@ -112,6 +129,7 @@ record Walk(LoopNest nest, int[] order, int split, int tile, long blockI, long b
                     }
                     case "strips" -> strips = Strips.valueOf(value.toUpperCase(java.util.Locale.ROOT));
                     case "bands" -> bands = Bands.valueOf(value.toUpperCase(java.util.Locale.ROOT));
+                    case "stage" -> stage = Long.parseLong(value);
                     default -> throw new IllegalArgumentException("walk: unknown field '" + key + "'");
                 }
             } catch (NumberFormatException e) {
@@ -121,7 +139,7 @@ record Walk(LoopNest nest, int[] order, int split, int tile, long blockI, long b
         if (order == null) {
             throw new IllegalArgumentException("walk: no order");
         }
-        Walk w = Candidates.of(base, order, split, tile, blockI, blockJ, strips, bands, elementBytes);
+        Walk w = Candidates.of(base, order, split, tile, blockI, blockJ, strips, bands, stage, elementBytes);
         if (w == null) {
             throw new IllegalArgumentException("walk: '" + text + "' does not fit the nest " + base);
         }

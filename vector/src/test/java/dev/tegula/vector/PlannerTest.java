@@ -188,6 +188,41 @@ class PlannerTest {
     }
 
     @Test
+    void stagedWalksCutTheDestinationIntoPiecesAndMatchTheReference() {
+        // 16 MiB: each index of the outermost loop writes 256 KiB of destination, so a 3 MiB stage is
+        // 12 indices and the relayout takes six pieces (the last one short)
+        ArrayShape from = shape("f32[64,256,256]{2,1,0}");
+        for (ArrayShape to : new ArrayShape[] {shape("f32[64,256,256]{1,2,0}"), shape("f32[64,256,256]{0,1,2}"),
+            shape("bf16[64,256,256]{1,2,0}")}) {
+            RelayoutPlan estimate = Planner.plan(from, to, null, null, Planning.ESTIMATE, 1, null, null, null, null);
+            RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) estimate.strategy();
+            int b = nests.walkBytes((int) (to.slotBits() / 8));
+            LoopNest base = nests.nests().get(0);
+            List<Walk> staged = Candidates.stages(base, estimate.walkList().get(0), b).stream()
+                    .filter(w -> w.stage() > 0).toList();
+            assertFalse(staged.isEmpty(), to.toString());
+            for (Walk w : staged) {
+                long unit = Candidates.stageUnit(w.nest(), w.split()) * (to.slotBits() / 8);
+                assertTrue(unit > 0 && unit <= w.stage(), w.toString());
+                RelayoutPlan plan = new RelayoutPlan(from, to, nests, List.of(w), null, null, Planning.EXHAUSTIVE, 1,
+                        "measured", List.of());
+                RelayoutProperties.checkPlan(from, to, plan);
+            }
+        }
+    }
+
+    @Test
+    void onlyALoopWhoseDestinationRegionIsDenseCanBeStaged() {
+        // loops in destination order: dst strides 4096, 64, 1 (dense) -> every loop's region is a block
+        LoopNest dense = new LoopNest(new long[] {8, 64, 64}, new long[] {1, 512, 8}, new long[] {4096, 64, 1}, 0, 0);
+        assertEquals(4096, Candidates.stageUnit(dense, 0));
+        assertEquals(0, Candidates.stageUnit(dense, 1));   // one index of the middle loop: 64 slots, 4096 apart
+        // a padded destination (rows 72 slots apart for 64 elements): nothing is a dense block
+        LoopNest padded = new LoopNest(new long[] {8, 64}, new long[] {64, 1}, new long[] {72, 1}, 0, 0);
+        assertEquals(0, Candidates.stageUnit(padded, 0));
+    }
+
+    @Test
     void cacheKeepsAtMostItsCapacityAndClears() {
         PlanCache cache = new PlanCache(2, null);
         RelayoutPlan a = cache.plan(shape("f32[4,8]{1,0}"), shape("f32[4,8]{0,1}"));

@@ -44,7 +44,7 @@ class TransposeKernelsTest {
         int t = tiles.length == 0 ? 0 : tiles[tileChoice % tiles.length];
         long bi = 32L * blockI32;
         long bj = 32L * blockJ32;
-        Walk walk = new Walk(ANY, new int[] {0}, 0, t, bi, bj, strips, bands);
+        Walk walk = new Walk(ANY, new int[] {0}, 0, t, bi, bj, strips, bands, 0);
         check(b, nI, nJ, nI + padI, nJ + padJ, so, dO, walk.toString(),
                 (src, fast) -> Kernels.transpose(src, so, fast, dO, b, nI, nJ + padJ, nJ, nI + padI, walk));
     }
@@ -55,7 +55,7 @@ class TransposeKernelsTest {
         // source rows crossing a staged block (64 source rows)
         long farF32 = Candidates.FAR_ROW_BYTES / 4;
         Walk staged = new Walk(ANY, new int[] {0}, 0, TransposeKernels.TILE, 512, 64, Walk.Strips.STAGED,
-                Walk.Bands.SOURCE);
+                Walk.Bands.SOURCE, 0);
         check(4, 21, 101, 24, (int) farF32, 3, 1, "staged", (src, fast) -> Kernels.transpose(src, 3, fast, 1, 4, 21,
                 farF32, 101, 24, staged));
         check(2, 37, 70, 40, (int) (2 * farF32) + 8, 0, 5, "staged", (src, fast) -> Kernels.transpose(src, 0, fast, 5, 2,
