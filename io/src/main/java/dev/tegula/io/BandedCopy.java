@@ -1,9 +1,7 @@
 package dev.tegula.io;
 
-import dev.tegula.core.ArrayShape;
-import dev.tegula.core.Layout;
-import dev.tegula.core.Tile;
 import dev.tegula.ffm.Array;
+import dev.tegula.ffm.internal.LongMath;
 import dev.tegula.io.internal.NativeFiles;
 import dev.tegula.vector.Relayout;
 import java.lang.foreign.MemorySegment;
@@ -78,14 +76,14 @@ final class BandedCopy {
             band(src, dst);
             return;
         }
-        int m = majorDim(dst);
+        int m = dst.shape().majorDimension();
         if (m < 0) {
             band(src, dst);
             return;
         }
         long extent = dst.shape().dimension(m);
         long unit = Math.max(1, bytes / extent);
-        long align = tileAlignment(dst.shape(), m);
+        long align = dst.shape().tileExtent(m);
         if (align * unit > budget) {
             if (align > 1) {
                 chunked(src, dst, m, extent, align);
@@ -106,7 +104,7 @@ final class BandedCopy {
         long first = chunk;
         long pageRun = pageAlignment(src, m);
         if (pageRun > 1) {
-            long both = lcm(align, pageRun);
+            long both = LongMath.lcm(align, pageRun);
             if (both * unit <= budget) {
                 chunk = Math.max(both, chunk / both * both);
                 first = chunk;
@@ -161,7 +159,7 @@ final class BandedCopy {
     }
 
     private void band(Array src, Array dst) {
-        MemorySegment strip = span(src);
+        MemorySegment strip = src.byteSpan();
         boolean contiguous = strip.byteSize() <= 2 * Math.max(bytes(src), NativeFiles.PAGE);
         if (contiguous) {
             NativeFiles.advise(strip, NativeFiles.SEQUENTIAL);
@@ -177,7 +175,7 @@ final class BandedCopy {
         }
         NativeFiles.advise(strip, NativeFiles.DONT_NEED);
         bands++;
-        MemorySegment written = span(dst);
+        MemorySegment written = dst.byteSpan();
         finishBand(written);
         progress.accept(written.byteSize());
     }
@@ -209,51 +207,6 @@ final class BandedCopy {
         }
     }
 
-    /** {@return the physically most major dimension of extent > 1, or -1} */
-    private static int majorDim(Array a) {
-        long[] strides = a.slotStrides();
-        ArrayShape s = a.shape();
-        if (strides != null) {
-            int best = -1;
-            for (int d = 0; d < strides.length; d++) {
-                if (s.dimension(d) > 1 && (best < 0 || Math.abs(strides[d]) > Math.abs(strides[best]))) {
-                    best = d;
-                }
-            }
-            return best;
-        }
-        int[] m2m = s.layout().minorToMajor();
-        for (int k = m2m.length - 1; k >= 0; k--) {
-            if (s.dimension(m2m[k]) > 1) {
-                return m2m[k];
-            }
-        }
-        return -1;
-    }
-
-    /** {@return the first tile's extent along dimension {@code dim} (1 where no tile reaches it)} */
-    private static long tileAlignment(ArrayShape s, int dim) {
-        Layout l = s.layout();
-        if (!l.isTiled()) {
-            return 1;
-        }
-        Tile t = l.tiles().getFirst();
-        int rank = s.rank();
-        int[] m2m = l.minorToMajor();
-        int position = 0;   // physical position, 0 = most major
-        for (int k = 0; k < rank; k++) {
-            if (m2m[rank - 1 - k] == dim) {
-                position = k;
-            }
-        }
-        int first = rank - t.rank();
-        if (position < first) {
-            return 1;
-        }
-        long e = t.dimension(position - first);
-        return e > 0 ? e : 1;
-    }
-
     /** {@return indices of dimension {@code dim} that make a whole number of pages of the source, or 1} */
     private static long pageAlignment(Array src, int dim) {
         long[] strides = src.slotStrides();
@@ -266,44 +219,6 @@ final class BandedCopy {
             return 1;
         }
         return NativeFiles.PAGE / stride;
-    }
-
-    private static long lcm(long a, long b) {
-        long x = a;
-        long y = b;
-        while (y != 0) {
-            long t = x % y;
-            x = y;
-            y = t;
-        }
-        return a / x * b;
-    }
-
-    /** {@return the bytes the array's elements span in its segment} */
-    static MemorySegment span(Array a) {
-        long[] strides = a.slotStrides();
-        MemorySegment seg = a.segment();
-        ArrayShape s = a.shape();
-        if (strides == null) {
-            return seg.asSlice(0, Math.min(seg.byteSize(), s.bufferSize()));
-        }
-        if (s.elementCount() == 0) {
-            return seg.asSlice(0, 0);
-        }
-        long bits = s.slotBits();
-        long lo = a.slotOffset();
-        long hi = a.slotOffset();
-        for (int d = 0; d < strides.length; d++) {
-            long reach = (s.dimension(d) - 1) * strides[d];
-            if (reach < 0) {
-                lo += reach;
-            } else {
-                hi += reach;
-            }
-        }
-        long from = lo * bits / 8;
-        long to = Math.min(seg.byteSize(), ((hi + 1) * bits + 7) / 8);
-        return seg.asSlice(from, to - from);
     }
 
     /** {@return the bytes of the elements of {@code a} (its buffer for a tiled array)} */

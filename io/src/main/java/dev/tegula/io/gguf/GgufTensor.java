@@ -3,6 +3,7 @@ package dev.tegula.io.gguf;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.ffm.Array;
+import dev.tegula.ffm.internal.ThreadAccess;
 import dev.tegula.io.internal.HeaderText;
 import dev.tegula.vector.Dequantize;
 import dev.tegula.vector.Relayout;
@@ -102,11 +103,10 @@ public final class GgufTensor {
                     + ", which Tegula does not dequantize (it does F32, F16, BF16, F64, I8-I64, Q4_0, Q4_1, Q5_0, Q5_1,"
                     + " Q8_0, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K)");
         }
-        boolean threads = executor != null && parallelism > 1 && data.isAccessibleBy(PROBE);
+        boolean threads = executor != null && parallelism > 1 && ThreadAccess.fromAnyThread(data);
         Dequantize.copy(type().quantBlock(), data, dst, threads ? executor : null, threads ? parallelism : 1);
     }
 
-    private static final Thread PROBE = new Thread(() -> { });
 
     /**
      * {@return a new array of {@code target} (the tensor's dimensions, any element type and layout)

@@ -1,22 +1,14 @@
 package dev.tegula.io.internal;
 
+import dev.tegula.ffm.internal.Libc;
 import java.io.IOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
-import java.lang.foreign.SymbolLookup;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
-import java.util.Locale;
-import java.util.Optional;
 
 /**
- * Hints to the Linux kernel about file mappings and file ranges, through FFM downcalls into the C
- * library: {@code madvise}, {@code fallocate}, {@code sync_file_range} and {@code posix_fadvise}.
+ * Hints to the Linux kernel about file mappings and file ranges, through ffm's one binding of the
+ * C library ({@link Libc}): {@code madvise}, {@code fallocate}, {@code sync_file_range} and
+ * {@code posix_fadvise}.
  * Every hint is best effort: on another operating system, or when a symbol is missing, the calls
  * do nothing and report {@code false}. Only {@link #reserve} reports a failure (a full disk) as an
  * exception, since that is an answer, not a hint.
@@ -26,96 +18,26 @@ import java.util.Optional;
  */
 public final class NativeFiles {
     /** {@code madvise} advice: no read-ahead. */
-    public static final int RANDOM = 1;
+    public static final int RANDOM = Libc.MADV_RANDOM;
     /** {@code madvise} advice: read ahead aggressively, pages behind may be dropped early. */
-    public static final int SEQUENTIAL = 2;
+    public static final int SEQUENTIAL = Libc.MADV_SEQUENTIAL;
     /** {@code madvise} advice: start reading these pages now. */
-    public static final int WILL_NEED = 3;
-    /** {@code madvise} advice: this process needs these pages no more (file-backed pages stay in the page cache). */
-    public static final int DONT_NEED = 4;
+    public static final int WILL_NEED = Libc.MADV_WILLNEED;
+    /** {@code madvise} advice: the pages are not needed any more (clean file pages are dropped, re-read later). */
+    public static final int DONT_NEED = Libc.MADV_DONTNEED;
 
-    /** Assumed page size for widening ranges (x86-64 and most arm64 Linux). */
+    /** The page size the hints are widened to. */
     public static final long PAGE = 4096;
-
-    private static final boolean LINUX = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux");
-    private static final int O_RDWR = 2;
-    private static final int O_RDONLY = 0;
-    private static final int SYNC_FILE_RANGE_WAIT_BEFORE = 1;
-    private static final int SYNC_FILE_RANGE_WRITE = 2;
-    private static final int SYNC_FILE_RANGE_WAIT_AFTER = 4;
-    private static final int POSIX_FADV_DONTNEED = 4;
-    private static final int ENOSPC = 28;
-
-    private static final MethodHandle MADVISE;
-    private static final MethodHandle OPEN;
-    private static final MethodHandle CLOSE;
-    private static final MethodHandle FALLOCATE;
-    private static final MethodHandle SYNC_FILE_RANGE;
-    private static final MethodHandle FADVISE;
-    private static final StructLayout STATE;
-    private static final VarHandle ERRNO;
-
-    static {
-        MethodHandle madvise = null;
-        MethodHandle open = null;
-        MethodHandle close = null;
-        MethodHandle fallocate = null;
-        MethodHandle sync = null;
-        MethodHandle fadvise = null;
-        StructLayout state = null;
-        VarHandle errno = null;
-        if (LINUX) {
-            try {
-                Linker linker = Linker.nativeLinker();
-                SymbolLookup libc = linker.defaultLookup();
-                state = Linker.Option.captureStateLayout();
-                errno = state.varHandle(java.lang.foreign.MemoryLayout.PathElement.groupElement("errno"));
-                Linker.Option capture = Linker.Option.captureCallState("errno");
-                madvise = find(linker, libc, "madvise", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
-                        ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
-                open = find(linker, libc, "open", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
-                        ValueLayout.JAVA_INT), capture);
-                close = find(linker, libc, "close", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-                fallocate = find(linker, libc, "fallocate", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-                        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), capture);
-                sync = find(linker, libc, "sync_file_range", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-                        ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
-                fadvise = find(linker, libc, "posix_fadvise", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-                        ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
-            } catch (RuntimeException | LinkageError e) {
-                madvise = null;   // no native access (or no such symbols): every hint becomes a no-op
-                open = null;
-            }
-        }
-        MADVISE = madvise;
-        OPEN = open;
-        CLOSE = close;
-        FALLOCATE = fallocate;
-        SYNC_FILE_RANGE = sync;
-        FADVISE = fadvise;
-        STATE = state;
-        ERRNO = errno;
-    }
 
     private NativeFiles() {
     }
 
-    private static MethodHandle find(Linker linker, SymbolLookup lookup, String name, FunctionDescriptor fd,
-                                     Linker.Option... options) {
-        Optional<MemorySegment> s = lookup.find(name);
-        return s.map(a -> linker.downcallHandle(a, fd, options)).orElse(null);
-    }
-
-    /** {@return true if the hints reach the kernel (Linux with native access)} */
+    /** {@return true if {@code madvise} is available (Linux, with native access)} */
     public static boolean available() {
-        return MADVISE != null;
+        return Libc.hasMadvise();
     }
 
-    /**
-     * Gives {@code advice} about the pages holding {@code range} (a slice of a file mapping).
-     *
-     * @return true if the kernel took the advice
-     */
+    /** Gives {@code advice} for the pages under a native segment. {@return true if the kernel took it} */
     public static boolean advise(MemorySegment range, int advice) {
         if (!range.isNative()) {
             return false;
@@ -123,29 +45,17 @@ public final class NativeFiles {
         return advise(range.address(), range.byteSize(), advice);
     }
 
-    /**
-     * Gives {@code advice} about the pages holding {@code [address, address + size)} of a mapping
-     * the caller holds open.
-     *
-     * @return true if the kernel took the advice
-     */
+    /** Gives {@code advice} for the pages under {@code [address, address + size)}. {@return true if the kernel took it} */
     public static boolean advise(long address, long size, int advice) {
-        if (MADVISE == null || size <= 0) {
+        if (size <= 0) {
             return false;
         }
         long start = address & -PAGE;
         long end = (address + size + PAGE - 1) & -PAGE;
-        try {
-            return (int) MADVISE.invokeExact(MemorySegment.ofAddress(start), end - start, advice) == 0;
-        } catch (Throwable t) {
-            return false;
-        }
+        return Libc.madvise(start, end - start, advice) == 0;
     }
 
-    /**
-     * An open file descriptor for {@link #reserve}, {@link #startWriteback}, {@link #waitWriteback}
-     * and {@link #dropCache}; an empty handle (every call a no-op) where the OS gives none.
-     */
+    /** An open file descriptor for the range calls, or none (then every call does nothing). */
     public static final class Descriptor implements AutoCloseable {
         private final int fd;
 
@@ -160,29 +70,15 @@ public final class NativeFiles {
 
         @Override
         public void close() {
-            if (fd >= 0 && CLOSE != null) {
-                try {
-                    int ignored = (int) CLOSE.invokeExact(fd);
-                } catch (Throwable t) {
-                    // nothing to do: the descriptor is gone either way
-                }
+            if (fd >= 0) {
+                Libc.close(fd);   // nothing else to do on failure: the descriptor is gone either way
             }
         }
     }
 
     /** {@return a descriptor of {@code path}, opened for writing ({@code write}) or reading; empty if none can be had} */
     public static Descriptor open(Path path, boolean write) {
-        if (OPEN == null) {
-            return new Descriptor(-1);
-        }
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment name = a.allocateFrom(path.toAbsolutePath().toString());
-            MemorySegment st = a.allocate(STATE);
-            int fd = (int) OPEN.invokeExact(st, name, write ? O_RDWR : O_RDONLY);
-            return new Descriptor(fd);
-        } catch (Throwable t) {
-            return new Descriptor(-1);
-        }
+        return new Descriptor(Libc.open(path.toAbsolutePath().toString(), write ? Libc.O_RDWR : Libc.O_RDONLY));
     }
 
     /**
@@ -193,55 +89,33 @@ public final class NativeFiles {
      * @throws IOException if the disk has no room ({@code ENOSPC})
      */
     public static boolean reserve(Descriptor d, long offset, long length, String file) throws IOException {
-        if (FALLOCATE == null || !d.isOpen() || length <= 0) {
+        if (!d.isOpen() || length <= 0) {
             return false;
         }
-        int rc;
-        int err;
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment st = a.allocate(STATE);
-            rc = (int) FALLOCATE.invokeExact(st, d.fd, 0, offset, length);
-            err = (int) ERRNO.get(st, 0L);
-        } catch (Throwable t) {
-            return false;
-        }
-        if (rc != 0 && err == ENOSPC) {
+        int e = Libc.fallocate(d.fd, 0, offset, length);
+        if (e == Libc.ENOSPC) {
             throw new IOException(file + ": no space left on the device for " + length + " bytes");
         }
-        return rc == 0;
+        return e == 0;
     }
 
     /** Starts writing back the dirty pages of {@code [offset, offset + length)} without waiting. */
     public static boolean startWriteback(Descriptor d, long offset, long length) {
-        return syncRange(d, offset, length, SYNC_FILE_RANGE_WRITE);
+        return syncRange(d, offset, length, Libc.SYNC_FILE_RANGE_WRITE);
     }
 
     /** Writes back {@code [offset, offset + length)} and waits until it is on the device. */
     public static boolean waitWriteback(Descriptor d, long offset, long length) {
-        return syncRange(d, offset, length, SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE
-                | SYNC_FILE_RANGE_WAIT_AFTER);
+        return syncRange(d, offset, length, Libc.SYNC_FILE_RANGE_WAIT_BEFORE | Libc.SYNC_FILE_RANGE_WRITE
+                | Libc.SYNC_FILE_RANGE_WAIT_AFTER);
     }
 
     private static boolean syncRange(Descriptor d, long offset, long length, int flags) {
-        if (SYNC_FILE_RANGE == null || !d.isOpen() || length <= 0) {
-            return false;
-        }
-        try {
-            return (int) SYNC_FILE_RANGE.invokeExact(d.fd, offset, length, flags) == 0;
-        } catch (Throwable t) {
-            return false;
-        }
+        return d.isOpen() && length > 0 && Libc.syncFileRange(d.fd, offset, length, flags) == 0;
     }
 
     /** Asks the kernel to drop clean cached pages of {@code [offset, offset + length)} ({@code posix_fadvise}). */
     public static boolean dropCache(Descriptor d, long offset, long length) {
-        if (FADVISE == null || !d.isOpen() || length <= 0) {
-            return false;
-        }
-        try {
-            return (int) FADVISE.invokeExact(d.fd, offset, length, POSIX_FADV_DONTNEED) == 0;
-        } catch (Throwable t) {
-            return false;
-        }
+        return d.isOpen() && length > 0 && Libc.posixFadvise(d.fd, offset, length, Libc.POSIX_FADV_DONTNEED) == 0;
     }
 }

@@ -133,8 +133,10 @@ public final class Npy {
         try (Arena scratch = Arena.ofConfined()) {
             Array source = array;
             boolean fortran = false;
-            if (!isDense(array, false)) {
-                if (isDense(array, true)) {
+            int rank = shape.rank();
+            boolean byteSlots = shape.slotBits() == 8L * shape.elementType().byteWidth();
+            if (!(byteSlots && array.isDenseIn(Layout.rowMajor(rank)))) {
+                if (byteSlots && array.isDenseIn(Layout.columnMajor(rank))) {
                     fortran = true;
                 } else {
                     source = Array.allocate(scratch, ArrayShape.of(shape.elementType(), dims));
@@ -143,7 +145,7 @@ public final class Npy {
             }
             byte[] header = header(descr, fortran, dims, major);
             long bytes = Math.multiplyExact(shape.elementCount(), (long) shape.elementType().byteWidth());
-            MemorySegment data = source.segment().asSlice(source.slotOffset() * shape.elementType().byteWidth(), bytes);
+            MemorySegment data = source.segment().asSlice(0, bytes);
             try (AtomicFile out = AtomicFile.create(path)) {
                 MappedFiles.writeFully(out.channel(), header);
                 MappedFiles.writeFully(out.channel(), data);
@@ -217,28 +219,6 @@ public final class Npy {
         Arrays.fill(out, prefix + text.length, out.length - 1, (byte) ' ');
         out[out.length - 1] = '\n';
         return out;
-    }
-
-    /** True if the array's elements are one dense run in C (row-major) or Fortran (column-major) order, one per byte slot. */
-    private static boolean isDense(Array a, boolean columnMajor) {
-        long[] strides = a.slotStrides();
-        ArrayShape s = a.shape();
-        if (strides == null || s.slotBits() != 8L * s.elementType().byteWidth()) {
-            return false;
-        }
-        long[] dims = s.dimensions();
-        long expect = 1;
-        for (int k = 0; k < dims.length; k++) {
-            int d = columnMajor ? k : dims.length - 1 - k;
-            if (dims[d] == 0) {
-                return true;
-            }
-            if (dims[d] != 1 && strides[d] != expect) {
-                return false;
-            }
-            expect *= dims[d];
-        }
-        return true;
     }
 
     /** {@return true if {@code type} can be stored in an {@code .npy} file} */

@@ -105,7 +105,7 @@ public final class SafeTensorsWriter implements Closeable {
         ArrayShape file = d.wrapsDirectly() ? d.fileShape(s.dimensions()) : s.withDefaultLayout();
         try (Arena scratch = Arena.ofConfined()) {
             Array source = array;
-            if (!(s.layout().equals(file.layout()) && array.isContiguous() && array.slotOffset() == 0)) {
+            if (!array.isDenseIn(file.layout())) {
                 source = Array.allocate(scratch, file);
                 array.copyTo(source);
             }
