@@ -1,14 +1,10 @@
 package dev.tegula.vector;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -73,27 +69,8 @@ class PlanCandidatesProperties {
             }
             RelayoutPlan plan = new RelayoutPlan(from, to, nests, walks, null, null, Planning.EXHAUSTIVE, 3, "measured",
                     List.of());
-            check(from, to, plan, 1);
-            check(from, to, plan, 3);
-        }
-    }
-
-    private static void check(ArrayShape from, ArrayShape to, RelayoutPlan plan, int threads) {
-        try (Arena arena = Arena.ofShared()) {
-            MemorySegment src = arena.allocate(Math.max(1, from.bufferSize()));
-            Random r = new Random(from.hashCode() * 31L + to.hashCode());
-            for (long i = 0; i < src.byteSize(); i++) {
-                src.set(ValueLayout.JAVA_BYTE, i, (byte) r.nextInt());
-            }
-            MemorySegment fast = arena.allocate(Math.max(1, to.bufferSize()));
-            MemorySegment ref = arena.allocate(Math.max(1, to.bufferSize()));
-            fast.fill((byte) 0xA5);
-            ref.fill((byte) 0x5A);
-            plan.execute(src, fast, threads > 1 ? pool : null, threads, 0);
-            ReferenceRelayout.copy(from, src, to, ref);
-            long n = to.bufferSize();
-            assertArrayEquals(ref.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE), fast.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE),
-                    () -> from + " -> " + to + " on " + threads + " threads via " + plan.describe());
+            RelayoutProperties.checkPlan(from, to, plan, null, 1);
+            RelayoutProperties.checkPlan(from, to, plan, pool, 3);
         }
     }
 

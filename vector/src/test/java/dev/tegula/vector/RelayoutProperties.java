@@ -132,7 +132,16 @@ class RelayoutProperties {
 
     /** {@code plan} (from {@code from} to {@code to}) against the reference, over garbage-filled buffers. */
     static void checkPlan(ArrayShape from, ArrayShape to, RelayoutPlan plan) {
-        try (Arena arena = Arena.ofConfined()) {
+        checkPlan(from, to, plan, null, 1);
+    }
+
+    /**
+     * {@code plan} against the reference, cut between {@code threads} tasks of {@code executor}
+     * whatever the size (null: on this thread).
+     */
+    static void checkPlan(ArrayShape from, ArrayShape to, RelayoutPlan plan, java.util.concurrent.ExecutorService executor,
+                          int threads) {
+        try (Arena arena = Arena.ofShared()) {
             MemorySegment src = arena.allocate(Math.max(1, from.bufferSize()));
             Random r = new Random(from.hashCode() * 31L + to.hashCode());
             for (long i = 0; i < src.byteSize(); i++) {
@@ -142,11 +151,11 @@ class RelayoutProperties {
             MemorySegment ref = arena.allocate(Math.max(1, to.bufferSize()));
             fast.fill((byte) 0xA5);
             ref.fill((byte) 0x5A);
-            plan.execute(src, fast);
+            plan.execute(src, fast, executor, threads, 0);
             ReferenceRelayout.copy(from, src, to, ref);
             long n = to.bufferSize();
             assertArrayEquals(ref.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE), fast.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE),
-                    () -> from + " -> " + to + " via " + plan.describe());
+                    () -> from + " -> " + to + " on " + threads + " thread(s) via " + plan.describe());
         }
     }
 
