@@ -10,6 +10,11 @@
  * nothing else. Arrays follow their arenas' lifetime and thread rules. Dimensions that differ, or
  * element types that cannot be converted, throw {@link IllegalArgumentException}.
  *
+ * <p>How a plan walks its loops is chosen among candidates by rule or by timing them
+ * ({@link dev.tegula.vector.Planning}; each timed candidate a {@link dev.tegula.vector.PlanMeasurement}),
+ * plans are kept in a {@link dev.tegula.vector.PlanCache} (a shared one, or one of your own), and
+ * measured choices in {@link dev.tegula.vector.Wisdom}, in memory or in a small text file.
+ *
  * <p>{@link dev.tegula.vector.QuantBlock} names the block encodings (Q4_0, Q4_1, Q5_0, Q5_1, Q8_0 and
  * the K-quants Q2_K to Q6_K). {@link dev.tegula.vector.Dequantize} turns blocks into an array of any
  * element type and layout, on one or more threads, with f32 values equal to those of the reference
