@@ -1,4 +1,4 @@
-package dev.tegula.vector.bench;
+package dev.tegula.bench;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Shape;
@@ -6,13 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The relayout benchmark cases, the one list that {@code tegula bench} (cli) and the JMH benchmark
- * {@code RelayoutBench} (jmh) both run. Each case is a string {@code name|source shape|destination
+ * The relayout benchmark cases, the one list that {@code tegula bench} and {@code tegula plan} (cli)
+ * and the JMH benchmarks {@code RelayoutBench} and {@code PlanningBench} (jmh) run. Each case is a string {@code name|source shape|destination
  * layout}, a compile-time constant so that JMH's {@code @Param} can name it; {@link #SPECS} lists
  * them in report order. {@link #scaled} shrinks a case for quick runs without changing its layouts.
  *
- * <p>Not API: this package is not exported; Tegula's own tools (on the class path) use it.
- * Immutable and thread-safe.
+ * <p>Not API: a part of Tegula's tools (module {@code dev.tegula.bench}), which no library module
+ * requires. Immutable and thread-safe.
  */
 public final class RelayoutCases {
     public static final String F32_8192X8192_T = "f32_8192x8192_T|f32[8192,8192]{1,0}|{0,1}";
