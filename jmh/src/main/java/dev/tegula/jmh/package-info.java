@@ -7,7 +7,8 @@
  * {@link dev.tegula.jmh.Report}, which runs the relayout benchmark and prints the table of
  * {@code docs/benchmarks.md}, and {@link dev.tegula.jmh.PlanningBench} (planning by measurement and
  * from wisdom). Not published; nothing depends on it. It runs from JMH's uber-jar on the class path,
- * where module boundaries do not bind, and still uses only packages the modules export to everyone
- * (a test checks its sources). Figures live in {@code docs/benchmarks.md}, not in class comments.
+ * where module boundaries do not bind; a test checks that its sources use only packages the modules
+ * export to everyone (docs/architecture.md lists the one standing exception, its huge-page count).
+ * Figures live in {@code docs/benchmarks.md}, not in class comments.
  */
 package dev.tegula.jmh;
