@@ -1,7 +1,6 @@
 package dev.tegula.bench;
 
 import dev.tegula.core.ArrayShape;
-import dev.tegula.core.Shape;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -90,12 +89,12 @@ public final class RelayoutCases {
         if (parts.length != 3) {
             throw new IllegalArgumentException("spec: expected name|shape|layout, got " + spec);
         }
-        ArrayShape from = (ArrayShape) Shape.parse(parts[1]);
+        ArrayShape from = ArrayShape.parse(parts[1]);
         String dims = from.toStringWithoutLayout();
         int brace = parts[2].indexOf('{');
         String to = brace == 0 ? dims + parts[2]
                 : parts[2].substring(0, brace) + dims.substring(dims.indexOf('[')) + parts[2].substring(brace);
-        return new Case(parts[0], from, (ArrayShape) Shape.parse(to));
+        return new Case(parts[0], from, ArrayShape.parse(to));
     }
 
     /**
