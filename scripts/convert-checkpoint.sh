@@ -38,8 +38,8 @@ with open(sys.argv[1], 'wb') as f:
     for b in blobs: f.write(b)
 print(f"{sys.argv[1]}: {len(tensors)} tensors, {off} bytes of data")
 PY
-/usr/bin/time -f "convert: %e s, max RSS %M KiB" "$JAVA" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED \
-  -jar cli/target/tegula.jar convert "$DIR/model.safetensors" \
+/usr/bin/time -f "convert: %e s, max RSS %M KiB" "$JAVA" --enable-native-access=dev.tegula.ffm,dev.tegula.io \
+  --module-path cli/target/tegula.jar:cli/target/lib --module dev.tegula.cli/dev.tegula.cli.Main convert "$DIR/model.safetensors" \
   --layout '*.weight={1,0:T(8,128)}' --layout '*.conv={0,1,2,3}' \
   --type '*.mlp.weight=f32' --type 'emb.*=f16' --memory 64M --stats \
   --out "$DIR/model-tiled.safetensors" > "$DIR/printed.txt" 2> "$DIR/stats.txt"

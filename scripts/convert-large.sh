@@ -12,7 +12,9 @@ ROWS=${2:-49152}
 COLS=${3:-65536}
 LIMIT=${LIMIT:-2G}
 JAVA=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
-JAR=cli/target/tegula.jar
+# the tegula command: module dev.tegula.cli on the module path (./run starts it the same way)
+TEGULA=("$JAVA" --enable-native-access=dev.tegula.ffm,dev.tegula.io
+  --module-path cli/target/tegula.jar:cli/target/lib --module dev.tegula.cli/dev.tegula.cli.Main)
 CG=/sys/fs/cgroup/memory/tegula
 mkdir -p "$DIR"
 trap 'rm -f "$DIR"/*.npy "$DIR"/*.bin "$DIR"/*.copy "$DIR"/.*.tmp' EXIT
@@ -61,7 +63,7 @@ measure() {
 
 measure cp sh -c "cp '$DIR/src.npy' '$DIR/src.copy' && sync '$DIR/src.copy'"
 rm -f "$DIR/src.copy"
-measure tiled "$JAVA" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -jar "$JAR" convert \
+measure tiled "${TEGULA[@]}" convert \
   "$DIR/src.npy" --layout '{1,0:T(8,128)}' --stats --out "$DIR/tiled.bin"
 python3 - "$DIR/tiled.bin" "$ROWS" "$COLS" tiled <<'PY'
 import sys, numpy as np
@@ -81,7 +83,7 @@ sys.exit(1 if bad else 0)
 PY
 rm -f "$DIR/tiled.bin"
 for MEM in 256M 1G; do
-measure "transpose $MEM" "$JAVA" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -jar "$JAR" convert \
+measure "transpose $MEM" "${TEGULA[@]}" convert \
   "$DIR/src.npy" --layout '{0,1}' --memory "$MEM" --stats --out "$DIR/transposed.bin"
 python3 - "$DIR/transposed.bin" "$ROWS" "$COLS" transpose <<'PY'
 import sys, numpy as np

@@ -2,7 +2,8 @@
  * Tegula io: tensor files and native exchange, one package per format ({@code .npy}, safetensors,
  * GGUF, DLPack), and in {@code dev.tegula.io} the formats as a type, reading a tensor into a
  * chosen layout and converting whole files. Its parsers and file helpers live in an internal
- * package that is not exported.
+ * package that is exported to Tegula's command-line tool only (which writes its pictures through
+ * {@code AtomicFile}).
  */
 module dev.tegula.io {
     requires transitive dev.tegula.core;
@@ -14,4 +15,5 @@ module dev.tegula.io {
     exports dev.tegula.io.safetensors;
     exports dev.tegula.io.gguf;
     exports dev.tegula.io.dlpack;
+    exports dev.tegula.io.internal to dev.tegula.cli;
 }

@@ -105,7 +105,7 @@ public class MainTest {
         assertTrue(out.contains("dims 1, 0, 2, 3, major to minor"), out);
         assertTrue(out.contains("(8,128): 8x128 tiles of the two most minor physical dims"), out);
         assertTrue(out.contains("(2,1): pairs of rows inside each tile"), out);
-        assertTrue(out.contains("Addressing.TiledN"), out);
+        assertTrue(out.contains("Addressing.Kind.TILED_N"), out);
         assertTrue(out.contains("too large to draw"), out);
         assertTrue(pictureRows(out).isEmpty(), out);
     }

@@ -5,20 +5,25 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.spi.ToolProvider;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -30,11 +35,29 @@ import org.junit.jupiter.api.io.TempDir;
  * without Maven when the jar is newer than every source and pom, builds when something changed,
  * and lets none of Maven's colour codes through. Runs the real script in a copy of the checkout's
  * skeleton, with a stand-in {@code mvn} (which prints the {@code ESC[0m} resets Maven 3.8 prints,
- * and records that it ran) and a stand-in jar ({@link RunScriptProbe}).
+ * and records that it ran) and a stand-in tool: a module {@code dev.tegula.cli} whose
+ * {@code dev.tegula.cli.Main} prints its working directory and arguments, which the script can only
+ * start if it starts the tool as a module on the module path.
  */
 @EnabledOnOs({OS.LINUX, OS.MAC})
 class RunScriptTest {
-    private static final List<String> MODULES = List.of("core", "ffm", "vector", "io", "cli");
+    private static final List<String> MODULES = List.of("core", "ffm", "vector", "io", "bench", "cli");
+    /** The stand-in tool's sources: file name, text. */
+    private static final Map<String, String> PROBE = Map.of(
+            "module-info.java", "module dev.tegula.cli { }",
+            "dev/tegula/cli/Main.java", """
+                    package dev.tegula.cli;
+
+                    public final class Main {
+                        public static void main(String[] args) {
+                            System.out.println("cwd=" + System.getProperty("user.dir"));
+                            System.out.println("args=" + String.join("|", args));
+                            System.out.println("module=" + Main.class.getModule().getName());
+                        }
+                    }
+                    """);
+    /** The stand-in's compiled classes, compiled once for all tests. */
+    private static Path probeClasses;
     private static final FileTime PAST = FileTime.from(Instant.now().minusSeconds(3600));
 
     @TempDir
@@ -43,6 +66,25 @@ class RunScriptTest {
     Path jar;
     Path mvnLog;
     Path elsewhere;
+
+    @BeforeAll
+    static void compileProbe(@TempDir Path dir) throws IOException {
+        Path src = dir.resolve("src");
+        List<Path> files = new ArrayList<>();
+        for (Map.Entry<String, String> e : PROBE.entrySet()) {
+            Path f = src.resolve(e.getKey());
+            Files.createDirectories(f.getParent());
+            Files.writeString(f, e.getValue());
+            files.add(f);
+        }
+        probeClasses = Files.createDirectories(dir.resolve("classes"));
+        List<String> args = new ArrayList<>(List.of("-d", probeClasses.toString()));
+        files.forEach(f -> args.add(f.toString()));
+        StringWriter log = new StringWriter();
+        int rc = ToolProvider.findFirst("javac").orElseThrow()
+                .run(new PrintWriter(log), new PrintWriter(log), args.toArray(String[]::new));
+        assertEquals(0, rc, () -> "the stand-in tool compiles: " + log);
+    }
 
     @BeforeEach
     void skeleton() throws IOException {
@@ -58,6 +100,7 @@ class RunScriptTest {
         }
         jar = Files.createDirectories(checkout.resolve("cli/target")).resolve("tegula.jar");
         writeProbeJar(jar);
+        Files.createDirectories(checkout.resolve("cli/target/lib"));
         try (var files = Files.walk(checkout)) {
             for (Path p : files.toList()) {
                 if (!p.equals(jar)) {
@@ -71,27 +114,28 @@ class RunScriptTest {
         Path bin = Files.createDirectories(tmp.resolve("bin"));
         mvnLog = tmp.resolve("mvn.log");
         Path mvn = bin.resolve("mvn");
-        // like Maven 3.8 in batch mode: colour resets on both streams; then "builds" (touches the jar)
+        // like Maven 3.8 in batch mode: colour resets on both streams; then "builds" (touches the jar, makes lib)
         Files.writeString(mvn, "#!/bin/sh\n"
                 + "echo \"$@\" >> '" + mvnLog + "'\n"
                 + "printf '\\033[0m\\033[0m'\n"
                 + "printf '\\033[0m\\033[0m' >&2\n"
-                + "touch '" + jar + "'\n");
+                + "touch '" + jar + "'\n"
+                + "mkdir -p '" + jar.resolveSibling("lib") + "'\n");
         Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
         elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
     }
 
+    /** Writes the stand-in tool as a modular jar: {@code module-info.class} and {@code dev/tegula/cli/Main.class}. */
     private static void writeProbeJar(Path jar) throws IOException {
         Manifest mf = new Manifest();
         mf.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-        mf.getMainAttributes().put(Attributes.Name.MAIN_CLASS, RunScriptProbe.class.getName());
-        String entry = RunScriptProbe.class.getName().replace('.', '/') + ".class";
         try (OutputStream out = Files.newOutputStream(jar);
-             JarOutputStream j = new JarOutputStream(out, mf);
-             InputStream cls = RunScriptProbe.class.getResourceAsStream("/" + entry)) {
-            j.putNextEntry(new JarEntry(entry));
-            cls.transferTo(j);
-            j.closeEntry();
+             JarOutputStream j = new JarOutputStream(out, mf)) {
+            for (String entry : List.of("module-info.class", "dev/tegula/cli/Main.class")) {
+                j.putNextEntry(new JarEntry(entry));
+                Files.copy(probeClasses.resolve(entry), j);
+                j.closeEntry();
+            }
         }
     }
 
@@ -99,7 +143,7 @@ class RunScriptTest {
     }
 
     private Result run(String... args) throws IOException, InterruptedException {
-        List<String> cmd = new java.util.ArrayList<>(List.of(checkout.resolve("run").toString()));
+        List<String> cmd = new ArrayList<>(List.of(checkout.resolve("run").toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(elsewhere.toFile());
         pb.environment().put("PATH", tmp.resolve("bin") + ":" + System.getenv("PATH"));
@@ -117,7 +161,8 @@ class RunScriptTest {
     void upToDateJarStartsDirectlyInTheCallersDirectory() throws Exception {
         Result r = run("inspect", "weights.npy", "--png", "rel.png");
         assertEquals(0, r.code(), r.err());
-        assertEquals("cwd=" + elsewhere.toRealPath() + "\nargs=inspect|weights.npy|--png|rel.png\n", r.out());
+        assertEquals("cwd=" + elsewhere.toRealPath() + "\nargs=inspect|weights.npy|--png|rel.png\nmodule=dev.tegula.cli\n",
+                r.out());
         assertFalse(Files.exists(mvnLog), "Maven was not started for an up-to-date jar");
         assertFalse(r.err().contains("\u001b"), r.err());
     }
@@ -128,7 +173,8 @@ class RunScriptTest {
         Result r = run("--version");
         assertEquals(0, r.code(), r.err());
         assertTrue(Files.readString(mvnLog).contains("-pl cli"), "Maven built the cli module");
-        assertEquals("cwd=" + elsewhere.toRealPath() + "\nargs=--version\n", r.out(), "stdout is the job's alone");
+        assertEquals("cwd=" + elsewhere.toRealPath() + "\nargs=--version\nmodule=dev.tegula.cli\n", r.out(),
+                "stdout is the job's alone");
         assertFalse(r.err().contains("\u001b"), () -> "no escape codes on stderr: " + r.err());
         // built once, the next run starts directly
         Files.delete(mvnLog);
@@ -148,5 +194,17 @@ class RunScriptTest {
         Files.setLastModifiedTime(jar, FileTime.from(Instant.now().minusSeconds(7200)));
         assertEquals(0, run("x").code());
         assertTrue(Files.exists(mvnLog), "a jar older than the sources is rebuilt");
+    }
+
+    @Test
+    void aChangedBenchCaseOrAMissingModulePathBuilds() throws Exception {
+        Files.writeString(checkout.resolve("bench/src/main/java/A.java"), "class A { }");
+        assertEquals(0, run("x").code());
+        assertTrue(Files.exists(mvnLog), "the benchmark cases are part of the tool");
+        Files.delete(mvnLog);
+        Files.setLastModifiedTime(checkout.resolve("bench/src/main/java/A.java"), PAST);
+        Files.delete(checkout.resolve("cli/target/lib"));
+        assertEquals(0, run("x").code());
+        assertTrue(Files.exists(mvnLog), "a tool without its module path is rebuilt");
     }
 }

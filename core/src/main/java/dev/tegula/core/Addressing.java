@@ -21,8 +21,8 @@ import java.util.Arrays;
  * 1, 2, 3, 4 and N, with strides in fields; a 2-D tile on the two most minor physical dimensions,
  * optionally followed by a {@code (c,1)} tile ({@code T(8,128)}, {@code T(8,128)(2,1)}), for rank 2
  * and for higher ranks; and a general fallback running XLA's nested-tiling algorithm. All agree with
- * {@link ArrayShape#linearIndex(long...)}. Callers that want to stay monomorphic when several
- * layouts meet at one call site can switch over the sealed type.
+ * {@link ArrayShape#linearIndex(long...)}. {@link #kind()} names the family a calculator belongs
+ * to; Tegula's own modules switch over the sealed type to keep a call site monomorphic.
  *
  * <p>Immutable and thread-safe. Every method checks the index against the shape and throws
  * {@link IndexOutOfBoundsException} naming the index and the shape; the rank-specialised overloads
@@ -74,6 +74,53 @@ public abstract sealed class Addressing
                     : new TiledN(shape, p.dims, p.physicalSizes, t[0], t[1], t[2]);
         }
         return new General(shape);
+    }
+
+    /**
+     * Which specialised address calculator {@link #of(ArrayShape)} picked for a shape: one constant per
+     * implementation, named for the layouts it serves. Where a calculator is used in a hot loop, its kind
+     * says which exact type the loop sees.
+     */
+    public enum Kind {
+        /** Rank 1, untiled: {@code slot = i·stride}. */
+        STRIDED_1,
+        /** Rank 2, untiled (any order, legacy padded dimensions included): one stride per dimension. */
+        STRIDED_2,
+        /** Rank 3, untiled: one stride per dimension. */
+        STRIDED_3,
+        /** Rank 4, untiled: one stride per dimension. */
+        STRIDED_4,
+        /** Untiled of rank 0 or of rank 5 and more: a loop over the strides. */
+        STRIDED_N,
+        /**
+         * Rank 2 with one 2-D tile {@code (a,b)} on the two physical dimensions, optionally followed by a
+         * {@code (c,1)} tile, as {@code T(8,128)} or {@code T(8,128)(2,1)}.
+         */
+        TILED_2,
+        /**
+         * Rank 3 and more with one 2-D tile (and optionally a {@code (c,1)} tile) on the two most minor
+         * physical dimensions; the more major dimensions are strided over whole tile grids.
+         */
+        TILED_N,
+        /**
+         * Every other tiled layout (a tiled rank-1 array; a first tile of one, three or more dimensions; a
+         * second tile other than {@code (c,1)}; three tiles or more): XLA's general nested-tiling algorithm.
+         */
+        GENERAL
+    }
+
+    /** {@return which specialised calculator this is} */
+    public final Kind kind() {
+        return switch (this) {
+            case Strided1 x -> Kind.STRIDED_1;
+            case Strided2 x -> Kind.STRIDED_2;
+            case Strided3 x -> Kind.STRIDED_3;
+            case Strided4 x -> Kind.STRIDED_4;
+            case StridedN x -> Kind.STRIDED_N;
+            case Tiled2 x -> Kind.TILED_2;
+            case TiledN x -> Kind.TILED_N;
+            case General x -> Kind.GENERAL;
+        };
     }
 
     /** {@return the shape this calculator addresses} */

@@ -1,12 +1,12 @@
 package dev.tegula.jmh;
 
+import dev.tegula.bench.RelayoutCases;
 import dev.tegula.ffm.Array;
 import dev.tegula.ffm.HostMemory;
 import dev.tegula.vector.PlanCache;
 import dev.tegula.vector.Planning;
 import dev.tegula.vector.RelayoutPlan;
 import dev.tegula.vector.Wisdom;
-import dev.tegula.vector.bench.RelayoutCases;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;

@@ -1,5 +1,6 @@
 package dev.tegula.jmh;
 
+import dev.tegula.bench.RelayoutCases;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Layout;
 import dev.tegula.ffm.Array;
@@ -10,7 +11,6 @@ import dev.tegula.ffm.internal.MemoryMaps;
 import dev.tegula.vector.Relayout;
 import dev.tegula.vector.RelayoutPlan;
 import dev.tegula.vector.Wisdom;
-import dev.tegula.vector.bench.RelayoutCases;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -1,10 +1,10 @@
 package dev.tegula.jmh;
 
+import dev.tegula.bench.RelayoutCases;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.ffm.HostMemory;
 import dev.tegula.vector.Wisdom;
 import dev.tegula.ffm.internal.MemoryMaps;
-import dev.tegula.vector.bench.RelayoutCases;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

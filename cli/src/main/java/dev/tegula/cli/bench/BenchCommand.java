@@ -1,11 +1,11 @@
 package dev.tegula.cli.bench;
 
+import dev.tegula.bench.RelayoutCases;
+import dev.tegula.bench.RelayoutCases.Case;
 import dev.tegula.cli.FileErrors;
 import dev.tegula.cli.BadInputException;
 import dev.tegula.cli.Main;
 
-import dev.tegula.vector.bench.RelayoutCases;
-import dev.tegula.vector.bench.RelayoutCases.Case;
 import dev.tegula.vector.Relayout;
 import dev.tegula.vector.RelayoutPlan;
 import picocli.CommandLine.Command;

@@ -1,5 +1,6 @@
 package dev.tegula.cli.bench;
 
+import dev.tegula.bench.RelayoutCases;
 import dev.tegula.cli.BadInputException;
 import dev.tegula.cli.ByteCounts;
 import dev.tegula.cli.FileErrors;
@@ -14,7 +15,6 @@ import dev.tegula.vector.PlanMeasurement;
 import dev.tegula.vector.Planning;
 import dev.tegula.vector.RelayoutPlan;
 import dev.tegula.vector.Wisdom;
-import dev.tegula.vector.bench.RelayoutCases;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -1,13 +1,5 @@
 package dev.tegula.cli.commands;
 
-import dev.tegula.core.internal.General;
-import dev.tegula.core.internal.Strided1;
-import dev.tegula.core.internal.Strided2;
-import dev.tegula.core.internal.Strided3;
-import dev.tegula.core.internal.Strided4;
-import dev.tegula.core.internal.StridedN;
-import dev.tegula.core.internal.Tiled2;
-import dev.tegula.core.internal.TiledN;
 import dev.tegula.cli.ByteCounts;
 import dev.tegula.cli.TerminalText;
 import dev.tegula.cli.pictures.GridPicture;
@@ -424,19 +416,19 @@ final class ShapeReport {
     }
 
     static String addressing(Addressing a) {
-        String name = a.getClass().getSimpleName();
-        String what = switch (a) {
-            case Strided1 x -> "strided, rank 1 (untiled)";
-            case Strided2 x -> "strided, rank 2 (untiled)";
-            case Strided3 x -> "strided, rank 3 (untiled)";
-            case Strided4 x -> "strided, rank 4 (untiled)";
-            case StridedN x -> "strided, any rank (untiled)";
-            case Tiled2 x -> "rank 2, one 2-D tile on the physical dims (and an optional (c,1) tile)";
-            case TiledN x -> "a 2-D tile on the two most minor physical dims (and an optional (c,1) tile),"
+        Addressing.Kind kind = a.kind();
+        String what = switch (kind) {
+            case STRIDED_1 -> "strided, rank 1 (untiled)";
+            case STRIDED_2 -> "strided, rank 2 (untiled)";
+            case STRIDED_3 -> "strided, rank 3 (untiled)";
+            case STRIDED_4 -> "strided, rank 4 (untiled)";
+            case STRIDED_N -> "strided, any rank (untiled)";
+            case TILED_2 -> "rank 2, one 2-D tile on the physical dims (and an optional (c,1) tile)";
+            case TILED_N -> "a 2-D tile on the two most minor physical dims (and an optional (c,1) tile),"
                     + " leading dims strided over whole tile grids";
-            case General x -> "XLA's general nested-tiling algorithm";
+            case GENERAL -> "XLA's general nested-tiling algorithm";
         };
-        return "Addressing." + name + ": " + what;
+        return "Addressing.Kind." + kind + ": " + what;
     }
 
     private static void line(StringBuilder sb, String indent, String key, String value) {

@@ -49,13 +49,13 @@ class ShapeReportTest {
     }
 
     @Test
-    void addressingNamesTheImplementation() {
+    void addressingNamesTheKind() {
         assertTrue(ShapeReport.addressing(Addressing.of(ArrayShape.parse("f32[3,5]{1,0:T(2,2)}")))
-                .startsWith("Addressing.Tiled2"));
+                .startsWith("Addressing.Kind.TILED_2"));
         assertTrue(ShapeReport.addressing(Addressing.of(ArrayShape.parse("f32[3,5]")))
-                .startsWith("Addressing.Strided2"));
+                .startsWith("Addressing.Kind.STRIDED_2"));
         assertTrue(ShapeReport.addressing(Addressing.of(ArrayShape.parse("f32[8]{0:T(2,2)}")))
-                .startsWith("Addressing.General"));
+                .startsWith("Addressing.Kind.GENERAL"));
     }
 
     @Test

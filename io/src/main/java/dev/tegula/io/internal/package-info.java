@@ -1,6 +1,7 @@
 /**
- * What {@code io}'s format packages and its conversion share, not exported: nothing outside
- * {@code io} may use it (if Tegula's cli ever needs it, export it {@code to dev.tegula.cli} only).
+ * What {@code io}'s format packages and its conversion share. Not API: exported only
+ * {@code to dev.tegula.cli} (Tegula's command-line tool writes its pictures through
+ * {@link dev.tegula.io.internal.AtomicFile}); no other module may use it.
  * <ul>
  *   <li>the header parsers: {@link dev.tegula.io.internal.Json} (safetensors headers) and
  *       {@link dev.tegula.io.internal.PyLiteral} (the Python literal in an {@code .npy} header);</li>

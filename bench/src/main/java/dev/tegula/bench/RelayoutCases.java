@@ -1,18 +1,17 @@
-package dev.tegula.vector.bench;
+package dev.tegula.bench;
 
 import dev.tegula.core.ArrayShape;
-import dev.tegula.core.Shape;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The relayout benchmark cases, the one list that {@code tegula bench} (cli) and the JMH benchmark
- * {@code RelayoutBench} (jmh) both run. Each case is a string {@code name|source shape|destination
+ * The relayout benchmark cases, the one list that {@code tegula bench} and {@code tegula plan} (cli)
+ * and the JMH benchmarks {@code RelayoutBench} and {@code PlanningBench} (jmh) run. Each case is a string {@code name|source shape|destination
  * layout}, a compile-time constant so that JMH's {@code @Param} can name it; {@link #SPECS} lists
  * them in report order. {@link #scaled} shrinks a case for quick runs without changing its layouts.
  *
- * <p>Not API: this package is not exported; Tegula's own tools (on the class path) use it.
- * Immutable and thread-safe.
+ * <p>Not API: a part of Tegula's tools (module {@code dev.tegula.bench}), which no library module
+ * requires. Immutable and thread-safe.
  */
 public final class RelayoutCases {
     public static final String F32_8192X8192_T = "f32_8192x8192_T|f32[8192,8192]{1,0}|{0,1}";
@@ -90,12 +89,12 @@ public final class RelayoutCases {
         if (parts.length != 3) {
             throw new IllegalArgumentException("spec: expected name|shape|layout, got " + spec);
         }
-        ArrayShape from = (ArrayShape) Shape.parse(parts[1]);
+        ArrayShape from = ArrayShape.parse(parts[1]);
         String dims = from.toStringWithoutLayout();
         int brace = parts[2].indexOf('{');
         String to = brace == 0 ? dims + parts[2]
                 : parts[2].substring(0, brace) + dims.substring(dims.indexOf('[')) + parts[2].substring(brace);
-        return new Case(parts[0], from, (ArrayShape) Shape.parse(to));
+        return new Case(parts[0], from, ArrayShape.parse(to));
     }
 
     /**

@@ -1,4 +1,4 @@
-package dev.tegula.vector.bench;
+package dev.tegula.bench;
 
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
