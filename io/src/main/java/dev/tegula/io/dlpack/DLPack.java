@@ -151,7 +151,7 @@ public final class DLPack {
     /**
      * {@return a legacy (pre-1.0) {@code DLManagedTensor} describing {@code array}, allocated from
      * {@code arena}} For consumers that take only the unversioned struct (a {@code "dltensor"}
-     * capsule), such as NumPy before 2.1, PyTorch 1.x and other consumers written before DLPack 1.0.
+     * capsule), such as NumPy before 2.1, PyTorch 1.x and JAX releases that predate DLPack 1.0.
      * See {@link #exportLegacy(Array, Arena, boolean, Runnable)}.
      *
      * @throws IllegalArgumentException if the layout is tiled (or packed pred), the array is read-only,
@@ -173,9 +173,9 @@ public final class DLPack {
      * one: CPU device 0, strides in elements, a view's offset in {@code byte_offset}.
      *
      * <p><b>What the legacy struct cannot say.</b> It has no flags. A read-only array (a file
-     * mapping) is refused, because every legacy consumer takes the memory as writable and a write
-     * through it would fault or change the file; with {@code copyIfNeeded} a writable copy is
-     * exported instead. Sub-byte elements stored one per byte (and the f6 types) are refused, as a
+     * mapping) is refused, because a legacy consumer may take the memory as writable (PyTorch's
+     * tensors are) and a write through it would fault or change the file; with {@code copyIfNeeded}
+     * a writable copy is exported instead. Sub-byte elements stored one per byte (and the f6 types) are refused, as a
      * consumer would read them as packed; packed layouts ({@code E(4)}) are exported packed. A tiled
      * layout is refused, or copied with {@code copyIfNeeded}. The copy is allocated from
      * {@code arena}; nothing says to the consumer that it is one.
