@@ -19,9 +19,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -124,7 +122,7 @@ class ConvertF16OverflowTest {
                 assertTrue(e.getMessage().contains("tensor 'in' element " + java.util.Arrays.toString(index) + " is "),
                         e.getMessage());
                 assertArrayEquals(new byte[] {1, 2, 3}, Files.readAllBytes(out));
-                assertNoTemporaries();
+                IoFixtures.assertNoTemporaries(dir);
 
                 for (F16Overflow rule : new F16Overflow[] {F16Overflow.SATURATE, F16Overflow.INFINITY}) {
                     TensorFiles.convert(in, out, columnMajor, options(rule));
@@ -190,7 +188,7 @@ class ConvertF16OverflowTest {
                     () -> TensorFiles.convert(in, dir.resolve("big.bin"), toF16(), budget));
             assertArrayEquals(new long[] {1023, 998}, e.index());
             assertEquals(1e6, e.value());
-            assertNoTemporaries();
+            IoFixtures.assertNoTemporaries(dir);
 
             Path raw = dir.resolve("big.bin");
             ConvertReport r = TensorFiles.convert(in, raw, toF16().layout("*", "{1,0:T(8,128)}"),
@@ -237,13 +235,6 @@ class ConvertF16OverflowTest {
             Path out = dir.resolve("same.npy");
             TensorFiles.convert(npy("f16.npy", a), out, toF16().layout("*", "{0}"), options(F16Overflow.REFUSE));
             assertArrayEquals(new short[] {INF, MAX, (short) 0xFC00}, codes(out));
-        }
-    }
-
-    private void assertNoTemporaries() throws IOException {
-        try (Stream<Path> s = Files.walk(dir)) {
-            List<Path> tmp = s.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList();
-            assertTrue(tmp.isEmpty(), "temporaries left: " + tmp);
         }
     }
 }
