@@ -95,8 +95,9 @@ class DequantizeNaNBitsTest {
         long cols = q.blockSize() == 256 ? 512 : 384;
         long blocks = rows * cols / q.blockSize();
         try (Arena arena = Arena.ofShared()) {
-            for (long seed = 0; seed < 3; seed++) {
-                MemorySegment src = blocks(arena, q, blocks, 1000 * q.ordinal() + seed);
+            for (long k = 0; k < 2; k++) {
+                long seed = 1000 * q.ordinal() + k;
+                MemorySegment src = blocks(arena, q, blocks, seed);
                 Array f32 = Array.allocate(arena, ArrayShape.of(ElementType.F32, rows, cols));
                 ReferenceDequantize.toFloats(q, src, 0, f32.segment(), 0, blocks);
                 for (String t : TARGETS) {
@@ -107,7 +108,7 @@ class DequantizeNaNBitsTest {
                         Array got = Array.allocate(arena, shape);
                         Dequantize.copy(q, src, got, pool, threads);
                         long at = expected.segment().mismatch(got.segment());
-                        assertEquals(-1, at, () -> q + " -> " + shape + ", " + threads + " threads, seed " + src.hashCode()
+                        assertEquals(-1, at, () -> q + " -> " + shape + ", " + threads + " threads, seed " + seed
                                 + ": first differing byte " + at + " of " + got.segment().byteSize());
                     }
                 }
