@@ -11,10 +11,11 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The option and parameter lists of every command's help, laid out as picocli does but wrapped
- * only at spaces: picocli's own wrapping breaks lines between any two characters a line may break
- * at, which splits shape examples such as {@code 'f32[3,5]{1,0:T(2,2)}'} in the middle. A word
- * longer than the description column runs past it instead of being broken. Stateless.
+ * The synopsis and the option and parameter lists of every command's help, laid out as picocli does
+ * but wrapped only at spaces: picocli's own wrapping breaks lines between any two characters a line
+ * may break at, which splits shape examples such as {@code 'f32[3,5]{1,0:T(2,2)}'} and synopsis
+ * elements such as {@code [--type=[GLOB=]TYPE]...} in the middle. A word longer than the
+ * description column runs past it instead of being broken. Stateless.
  */
 final class HelpLayout {
     /** The widest left column (names and labels) that still shares its line with the description. */
@@ -27,6 +28,7 @@ final class HelpLayout {
     static void install(CommandLine cl) {
         cl.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_PARAMETER_LIST, help -> list(help, true));
         cl.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_OPTION_LIST, help -> list(help, false));
+        cl.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_SYNOPSIS, HelpLayout::synopsis);
         for (CommandLine sub : cl.getSubcommands().values()) {
             install(sub);
         }
@@ -97,6 +99,59 @@ final class HelpLayout {
             }
         }
         return b.toString();
+    }
+
+    /**
+     * The synopsis as picocli writes it on one line, wrapped at the spaces between its elements (a
+     * space inside brackets is not a break), continuation lines aligned after the command's name.
+     */
+    private static String synopsis(CommandLine.Help help) {
+        UsageMessageSpec usage = help.commandSpec().usageMessage();
+        int width = usage.width();
+        String one;
+        try {
+            usage.width(Integer.MAX_VALUE / 2);
+            one = help.synopsis(help.synopsisHeadingLength()).strip();
+        } finally {
+            usage.width(width);
+        }
+        List<String> elements = new ArrayList<>();
+        int depth = 0;
+        int start = 0;
+        for (int i = 0; i < one.length(); i++) {
+            char c = one.charAt(i);
+            if (c == '[' || c == '{' || c == '(') {
+                depth++;
+            } else if (c == ']' || c == '}' || c == ')') {
+                depth--;
+            } else if (c == ' ' && depth == 0) {
+                if (i > start) {
+                    elements.add(one.substring(start, i));
+                }
+                start = i + 1;
+            }
+        }
+        elements.add(one.substring(start));
+        int heading = help.synopsisHeadingLength();
+        int indent = heading + help.commandSpec().qualifiedName().length() + 1;
+        StringBuilder b = new StringBuilder();
+        int at = heading;
+        boolean lineStart = true;
+        for (String e : elements) {
+            if (!lineStart && at + 1 + e.length() > width) {
+                b.append('\n').append(" ".repeat(indent));
+                at = indent;
+                lineStart = true;
+            }
+            if (!lineStart) {
+                b.append(' ');
+                at++;
+            }
+            b.append(e);
+            at += e.length();
+            lineStart = false;
+        }
+        return b.append('\n').toString();
     }
 
     /** Words of {@code text} in lines of at most {@code width} characters (the first line {@code firstWidth}), broken only at spaces. */

@@ -2,6 +2,7 @@ package dev.tegula.io;
 
 import dev.tegula.ffm.Array;
 import dev.tegula.ffm.internal.LongMath;
+import dev.tegula.io.internal.F16OverflowCheck;
 import dev.tegula.io.internal.NativeFiles;
 import dev.tegula.vector.Relayout;
 import java.lang.foreign.MemorySegment;
@@ -25,6 +26,9 @@ import java.util.function.LongConsumer;
  * pages stay within about two bands. Where a view cannot be cut (a tiling that does not allow the
  * slice), the rest of the tensor is one band.
  *
+ * <p>A band written as f16 from a wider type is checked for values that became infinite
+ * ({@link F16OverflowCheck}) right after it is written, while its pages are still resident.
+ *
  * <p>The source passes of a sweep are the source pages its strips touch, summed over the bands,
  * divided by the source's pages: 1.0 when every page is read once.
  */
@@ -40,6 +44,7 @@ final class BandedCopy {
     private final long outFileOffset;
     private final MemorySegment dstBase;
     private final LongConsumer progress;
+    private final F16OverflowCheck f16;
     private int bands;
     private long pagesTouched;
     private MemorySegment previousBand;
@@ -50,9 +55,10 @@ final class BandedCopy {
      * @param outFileOffset where the destination array's segment starts in that file
      * @param dstBase       the destination array's whole segment
      * @param progress      told the destination bytes done after each band
+     * @param f16           the check of an f16 destination's overflows, or null
      */
     BandedCopy(long budget, ExecutorService executor, int parallelism, NativeFiles.Descriptor out, long outFileOffset,
-               MemorySegment dstBase, LongConsumer progress) {
+               MemorySegment dstBase, LongConsumer progress, F16OverflowCheck f16) {
         this.budget = Math.max(budget, 2 * NativeFiles.PAGE);
         this.executor = executor;
         this.parallelism = parallelism;
@@ -60,6 +66,7 @@ final class BandedCopy {
         this.outFileOffset = outFileOffset;
         this.dstBase = dstBase;
         this.progress = progress;
+        this.f16 = f16;
     }
 
     /** Relayouts {@code src} into {@code dst} (same dimensions; types may differ). */
@@ -173,9 +180,12 @@ final class BandedCopy {
         if (src.shape().elementCount() > 0) {
             Relayout.plan(src, dst).execute(src, dst, executor, parallelism);
         }
+        MemorySegment written = dst.byteSpan();
+        if (f16 != null) {
+            f16.check(written.address() - dstBase.address(), written.byteSize());
+        }
         NativeFiles.advise(strip, NativeFiles.DONT_NEED);
         bands++;
-        MemorySegment written = dst.byteSpan();
         finishBand(written);
         progress.accept(written.byteSize());
     }

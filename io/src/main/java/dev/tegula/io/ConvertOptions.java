@@ -5,7 +5,8 @@ import java.util.Objects;
 
 /**
  * How {@link TensorFiles#convert} works: its memory budget, progress listener, the shape of a raw
- * input and the threads it may use. Immutable; the {@code with...} methods return copies.
+ * input, the threads it may use and what an f16 output does with values too large for f16.
+ * Immutable; the {@code with...} methods return copies.
  *
  * @param memoryBytes  bytes of file pages one band of the output and its source strip may hold
  *                     together (default {@value #DEFAULT_MEMORY}); the conversion allocates no
@@ -13,8 +14,12 @@ import java.util.Objects;
  * @param progress     told the bytes written after each band
  * @param rawShape     the full shape (with layout) of a raw input file; null when the input has a format
  * @param parallelism  threads a large band may be shared between (1: the calling thread only)
+ * @param f16Overflow  what a tensor converted to f16 does with a finite value of magnitude 65520 or
+ *                     more (default {@link F16Overflow#REFUSE}: the conversion fails naming the
+ *                     tensor, the element and its value, and the target is left as it was)
  */
-public record ConvertOptions(long memoryBytes, ConvertProgress progress, ArrayShape rawShape, int parallelism) {
+public record ConvertOptions(long memoryBytes, ConvertProgress progress, ArrayShape rawShape, int parallelism,
+                             F16Overflow f16Overflow) {
     /** The default memory budget: 256 MiB. */
     public static final long DEFAULT_MEMORY = 256L << 20;
     /** The smallest budget accepted: 1 MiB. */
@@ -23,6 +28,7 @@ public record ConvertOptions(long memoryBytes, ConvertProgress progress, ArraySh
     /** @throws IllegalArgumentException if the budget is under 1 MiB or parallelism under 1 */
     public ConvertOptions {
         Objects.requireNonNull(progress, "progress");
+        Objects.requireNonNull(f16Overflow, "f16Overflow");
         if (memoryBytes < MIN_MEMORY) {
             throw new IllegalArgumentException("memoryBytes: at least " + MIN_MEMORY + " bytes (1 MiB), got " + memoryBytes);
         }
@@ -31,28 +37,39 @@ public record ConvertOptions(long memoryBytes, ConvertProgress progress, ArraySh
         }
     }
 
-    /** {@return the defaults: 256 MiB, no progress, no raw shape, every available processor} */
+    /** Options with f16 overflow refused ({@link F16Overflow#REFUSE}), as before the rule was an option. */
+    public ConvertOptions(long memoryBytes, ConvertProgress progress, ArrayShape rawShape, int parallelism) {
+        this(memoryBytes, progress, rawShape, parallelism, F16Overflow.REFUSE);
+    }
+
+    /** {@return the defaults: 256 MiB, no progress, no raw shape, every available processor, f16 overflow refused} */
     public static ConvertOptions defaults() {
-        return new ConvertOptions(DEFAULT_MEMORY, ConvertProgress.NONE, null, Runtime.getRuntime().availableProcessors());
+        return new ConvertOptions(DEFAULT_MEMORY, ConvertProgress.NONE, null, Runtime.getRuntime().availableProcessors(),
+                F16Overflow.REFUSE);
     }
 
     /** {@return these options with a memory budget of {@code bytes}} */
     public ConvertOptions withMemory(long bytes) {
-        return new ConvertOptions(bytes, progress, rawShape, parallelism);
+        return new ConvertOptions(bytes, progress, rawShape, parallelism, f16Overflow);
     }
 
     /** {@return these options with a progress listener} */
     public ConvertOptions withProgress(ConvertProgress listener) {
-        return new ConvertOptions(memoryBytes, listener, rawShape, parallelism);
+        return new ConvertOptions(memoryBytes, listener, rawShape, parallelism, f16Overflow);
     }
 
     /** {@return these options reading the input as a raw buffer of {@code shape} (its layout included)} */
     public ConvertOptions withRawShape(ArrayShape shape) {
-        return new ConvertOptions(memoryBytes, progress, shape, parallelism);
+        return new ConvertOptions(memoryBytes, progress, shape, parallelism, f16Overflow);
     }
 
     /** {@return these options with up to {@code threads} threads} */
     public ConvertOptions withParallelism(int threads) {
-        return new ConvertOptions(memoryBytes, progress, rawShape, threads);
+        return new ConvertOptions(memoryBytes, progress, rawShape, threads, f16Overflow);
+    }
+
+    /** {@return these options with {@code rule} for values too large for an f16 output} */
+    public ConvertOptions withF16Overflow(F16Overflow rule) {
+        return new ConvertOptions(memoryBytes, progress, rawShape, parallelism, rule);
     }
 }

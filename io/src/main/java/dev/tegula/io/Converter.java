@@ -1,12 +1,18 @@
 package dev.tegula.io;
 
+import dev.tegula.core.ElementType;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.internal.AtomicFile;
+import dev.tegula.io.internal.F16OverflowCheck;
 import dev.tegula.io.internal.MappedFiles;
+import dev.tegula.io.gguf.GgufTensor;
 import dev.tegula.io.internal.NativeFiles;
+import dev.tegula.vector.Dequantize;
+import dev.tegula.vector.QuantBlock;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -183,13 +189,16 @@ final class Converter {
         try (Arena arena = Arena.ofShared()) {
             MemorySegment region = ch.map(FileChannel.MapMode.READ_WRITE, at, p.bytes(), arena);
             Array dst = Array.wrap(region, p.to());
+            Array src = p.source().array();
+            F16OverflowCheck f16 = F16OverflowCheck.of(p.name(), src.shape().elementType(), dst, src::getDouble,
+                    options.f16Overflow());
             BandedCopy copy = new BandedCopy(options.memoryBytes(), pool, options.parallelism(), fd, at, region,
                     bytes -> {
                         long n = Math.min(bytes, p.bytes() - reported[0]);
                         reported[0] += n;
                         progress.add(p.name(), n);
-                    });
-            BandedCopy.Result r = copy.run(p.source().array(), dst);
+                    }, f16);
+            BandedCopy.Result r = copy.run(src, dst);
             progress.add(p.name(), p.bytes() - reported[0]);
             return new ConvertReport.Tensor(p.name(), p.source().shape(), p.to(), r.bands(), r.sourcePasses());
         } catch (InternalError e) {
@@ -206,11 +215,32 @@ final class Converter {
         ExecutorService pool = options.parallelism() > 1 ? ForkJoinPool.commonPool() : null;
         try (Arena arena = Arena.ofShared()) {
             MemorySegment region = ch.map(FileChannel.MapMode.READ_WRITE, at, p.bytes(), arena);
-            p.source().quantized().readInto(Array.wrap(region, p.to()), pool, options.parallelism());
+            Array dst = Array.wrap(region, p.to());
+            p.source().quantized().readInto(dst, pool, options.parallelism());
+            F16OverflowCheck f16 = F16OverflowCheck.of(p.name(), ElementType.F32, dst,
+                    index -> dequantized(p.source().quantized(), index), options.f16Overflow());
+            if (f16 != null) {
+                f16.checkAll();
+            }
             progress.add(p.name(), p.bytes());
             return new ConvertReport.Tensor(p.name(), p.source().shape(), p.to(), 1, 1);
         } catch (InternalError e) {
             throw new IOException("writing tensor '" + p.name() + "' failed (is the disk full?): " + e.getMessage(), e);
+        }
+    }
+
+    /** {@return the f32 value of the element at {@code index} of a block-quantized tensor (its block dequantized alone)} */
+    private static double dequantized(GgufTensor t, long[] index) {
+        long[] dims = t.dimensions();
+        long e = 0;
+        for (int d = 0; d < dims.length; d++) {
+            e = e * dims[d] + index[d];
+        }
+        QuantBlock q = t.type().quantBlock();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment block = arena.allocate(4L * q.blockSize());
+            Dequantize.toFloats(q, t.data(), e / q.blockSize() * q.blockBytes(), block, 0, 1);
+            return block.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, e % q.blockSize());
         }
     }
 

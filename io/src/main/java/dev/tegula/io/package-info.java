@@ -15,8 +15,11 @@
  *       a tiled device layout) in one pass from a mapping of the file.</li>
  *   <li>{@link dev.tegula.io.TensorFiles#convert} converts file to file in bounded memory, as
  *       {@link dev.tegula.io.ConvertRules} (which tensors, which layouts and types) and
- *       {@link dev.tegula.io.ConvertOptions} (memory, threads, progress) say, and returns a
- *       {@link dev.tegula.io.ConvertReport}.</li>
+ *       {@link dev.tegula.io.ConvertOptions} (memory, threads, progress, the f16 overflow rule) say,
+ *       and returns a {@link dev.tegula.io.ConvertReport}.</li>
+ *   <li>{@link dev.tegula.io.F16Overflow} says what writing a tensor as f16 does with a finite value
+ *       too large for f16 (refuse with an {@link dev.tegula.io.F16OverflowException}, saturate, or
+ *       IEEE infinity), wherever Tegula writes a file.</li>
  * </ul>
  *
  * <p>A malformed or lying file throws {@link dev.tegula.io.TensorFormatException} (an

@@ -91,4 +91,14 @@ public final class IoFixtures {
             throw new UncheckedIOException(e);
         }
     }
+
+    /** Fails naming them if temporaries ({@code *.tmp}, as a failed write must not leave) are under {@code dir}. */
+    public static void assertNoTemporaries(Path dir) throws IOException {
+        try (java.util.stream.Stream<Path> s = Files.walk(dir)) {
+            java.util.List<Path> tmp = s.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList();
+            if (!tmp.isEmpty()) {
+                throw new AssertionError("temporaries left: " + tmp);
+            }
+        }
+    }
 }

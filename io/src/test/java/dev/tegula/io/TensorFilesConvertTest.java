@@ -21,10 +21,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -77,7 +75,7 @@ class TensorFilesConvertTest {
             // a new file gets rw-r--r--, not the owner-only mode of the temporary it was written as
             assertEquals("rw-r--r--", java.nio.file.attribute.PosixFilePermissions.toString(
                     Files.getPosixFilePermissions(out)));
-            assertNoTemporaries();
+            IoFixtures.assertNoTemporaries(dir);
         }
     }
 
@@ -184,7 +182,7 @@ class TensorFilesConvertTest {
                 assertTrue(SafeTensors.readHeader(plain).metadata().keySet().stream()
                         .noneMatch(k -> k.startsWith(SafeTensorsFormat.SHAPE_KEY)));
             }
-            assertNoTemporaries();
+            IoFixtures.assertNoTemporaries(dir);
         }
     }
 
@@ -236,7 +234,7 @@ class TensorFilesConvertTest {
                     () -> TensorFiles.convert(in, out, ConvertRules.all().layout("*", huge), small()));
             assertTrue(e.getMessage().contains("16000000000000 bytes"), e.getMessage());
             assertTrue(!Files.exists(out));
-            assertNoTemporaries();
+            IoFixtures.assertNoTemporaries(dir);
         }
     }
 
@@ -254,7 +252,7 @@ class TensorFilesConvertTest {
             assertThrows(IllegalStateException.class, () -> TensorFiles.convert(in, out,
                     ConvertRules.all().layout("*", shape("f32[1,1]{1,0:T(8,128)}").layout()), small().withProgress(failing)));
             assertEquals("old contents", Files.readString(out));
-            assertNoTemporaries();
+            IoFixtures.assertNoTemporaries(dir);
         }
     }
 
@@ -278,7 +276,7 @@ class TensorFilesConvertTest {
                     ConvertRules.all().layout("*", "{0,1}"), small().withParallelism(2).withProgress(failing)));
             assertEquals("stop at t7", e.getMessage());
             assertEquals("old contents", Files.readString(out));
-            assertNoTemporaries();
+            IoFixtures.assertNoTemporaries(dir);
         }
     }
 
@@ -306,7 +304,7 @@ class TensorFilesConvertTest {
                     dir.resolve("o.npy"), ConvertRules.all().only("w").layout("w", shape("f32[1,1]{1,0:T(2,2)}").layout()),
                     small()));
             assertTrue(tiledNpy.getMessage().contains(".npy"), tiledNpy.getMessage());
-            assertNoTemporaries();
+            IoFixtures.assertNoTemporaries(dir);
         }
     }
 
@@ -320,12 +318,4 @@ class TensorFilesConvertTest {
         assertEquals(ElementType.BF16, r.target("a.qk", s).elementType());
         assertEquals(ElementType.F32, r.target("a.qkv", s).elementType());
     }
-
-    private void assertNoTemporaries() throws IOException {
-        try (Stream<Path> s = Files.walk(dir)) {
-            List<Path> tmp = s.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList();
-            assertTrue(tmp.isEmpty(), "temporaries left: " + tmp);
-        }
-    }
-
 }

@@ -45,7 +45,12 @@ import java.util.concurrent.Future;
  * <h2>Values</h2>
  * The f32 values equal those of the reference implementation ({@code gguf.quants} in llama.cpp's
  * {@code gguf-py}) bit for bit; conversion to the destination's type then rounds as
- * {@link Relayout#copy} does (to nearest even).
+ * {@link Relayout#copy} does (to nearest even). A block whose f16 scale or minimum is NaN or
+ * infinite gives what IEEE f32 arithmetic gives, in the definition's order, except that every
+ * element whose value is NaN is the quiet NaN {@code 0x7FC00000} (bf16 {@code 0x7FC0}), whichever
+ * operands were NaN and whatever their signs and payloads: the same input gives the same bits on
+ * every run, path, thread count and vector width. (ggml's NaN bits depend on the operand order its
+ * compiler chose; which NaN a Java f32 operation on two NaNs returns is unspecified.)
  *
  * <h2>Threads</h2>
  * Stateless and thread-safe. The {@code executor} variants share chunks between up to

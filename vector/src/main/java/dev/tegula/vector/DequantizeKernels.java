@@ -24,7 +24,15 @@ import jdk.incubator.vector.VectorSpecies;
  * multiply-add is used (it would round once instead of twice). The kernels into bf16 tiles of
  * Q4_0, Q4_1, Q5_0 and Q5_1 (512-bit vectors) compute each block's 16 or 32 possible values that way,
  * round them once into a table and look the elements up by quant ({@link #nibbleBf16TilesByTable},
- * {@link #q5Bf16Tiles}). Stateless and thread-safe; bounds and lifetime are checked by the segments.
+ * {@link #q5Bf16Tiles}).
+ *
+ * <p>NaN: Java leaves open which operand's NaN an f32 operation returns when two are NaN (x86 takes
+ * the first operand's, and C2 may swap the operands of a product or a sum), so every element whose
+ * value is NaN is written as the one quiet NaN {@code 0x7FC00000} (bf16 {@code 0x7FC0}): the same bits
+ * on every path, tier, thread split and vector width. Only a block with a non-finite scale or
+ * minimum can give a NaN (finite ones give finite values); its elements are rewritten after the
+ * block ({@link #canonicalNaNs}) or rounded with {@link #bf16Dequantized}, a branch per block
+ * otherwise. Stateless and thread-safe; bounds and lifetime are checked by the segments.
  */
 final class DequantizeKernels {
     private DequantizeKernels() {
@@ -91,10 +99,43 @@ final class DequantizeKernels {
     /** {@return the bf16 codes of the lanes, in the low 16 bits of each int lane (as {@code BFloat16.fromFloat})} */
     private static IntVector bf16(FloatVector v) {
         IntVector bits = v.reinterpretAsInts();
+        return bf16(bits, bits.lanewise(VectorOperators.LSHR, 16).or(0x0040));
+    }
+
+    /** {@return the bf16 codes of dequantized lanes: as {@link #bf16}, every NaN lane the quiet NaN {@code 0x7FC0}} */
+    private static IntVector bf16Dequantized(FloatVector v) {
+        IntVector bits = v.reinterpretAsInts();
+        return bf16(bits, bits.broadcast(CANONICAL_NAN >>> 16));
+    }
+
+    /** {@return f32 {@code bits} rounded to bf16 codes (nearest even), NaN lanes taking {@code nanCodes}} */
+    private static IntVector bf16(IntVector bits, IntVector nanCodes) {
         VectorMask<Integer> nan = bits.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000);
         IntVector rounded = bits.add(0x7FFF).add(bits.lanewise(VectorOperators.LSHR, 16).and(1))
                 .lanewise(VectorOperators.LSHR, 16);
-        return rounded.blend(bits.lanewise(VectorOperators.LSHR, 16).or(0x0040), nan);
+        return rounded.blend(nanCodes, nan);
+    }
+
+    /** The bits of the one NaN a dequantized element can be. */
+    static final int CANONICAL_NAN = 0x7FC0_0000;
+
+    /**
+     * Rewrites every NaN among the {@code n} f32 values at {@code dst[off]} as {@link #CANONICAL_NAN}:
+     * called after a block whose scale or minimum is not finite. Out of line (rare), no vector in its
+     * signature.
+     */
+    private static void canonicalNaNs(MemorySegment dst, long off, int n) {
+        for (int i = 0; i < n; i++) {
+            int bits = dst.get(ValueLayout.JAVA_INT_UNALIGNED, off + 4L * i);
+            if ((bits & 0x7FFF_FFFF) > 0x7F80_0000) {
+                dst.set(ValueLayout.JAVA_INT_UNALIGNED, off + 4L * i, CANONICAL_NAN);
+            }
+        }
+    }
+
+    /** {@return whether both values are finite (a block's scale and minimum; no NaN can come of them then)} */
+    private static boolean finite(float a, float b) {
+        return Float.isFinite(a) && Float.isFinite(b);
     }
 
     /**
@@ -138,9 +179,13 @@ final class DequantizeKernels {
         for (long b = 0; b < blocks; b++) {
             long s = srcOff + b * 34;
             long o = dstOff + b * 128;
-            FloatVector d = FloatVector.broadcast(F, f16(src, s));
+            float scale = f16(src, s);
+            FloatVector d = FloatVector.broadcast(F, scale);
             for (int j = 0; j < 32; j += L) {
                 widen(bytes(src, s + 2 + j)).mul(d).intoMemorySegment(dst, o + 4L * j, LE);
+            }
+            if (!Float.isFinite(scale)) {
+                canonicalNaNs(dst, o, 32);
             }
         }
     }
@@ -149,11 +194,15 @@ final class DequantizeKernels {
         for (long b = 0; b < blocks; b++) {
             long s = srcOff + b * 18;
             long o = dstOff + b * 128;
-            FloatVector d = FloatVector.broadcast(F, f16(src, s));
+            float scale = f16(src, s);
+            FloatVector d = FloatVector.broadcast(F, scale);
             for (int j = 0; j < 16; j += L) {
                 ByteVector v = bytes(src, s + 2 + j);
                 widen(v.and((byte) 0xF).sub((byte) 8)).mul(d).intoMemorySegment(dst, o + 4L * j, LE);
                 widen(bits(v, 4, 0xF).sub((byte) 8)).mul(d).intoMemorySegment(dst, o + 4L * (16 + j), LE);
+            }
+            if (!Float.isFinite(scale)) {
+                canonicalNaNs(dst, o, 32);
             }
         }
     }
@@ -189,7 +238,7 @@ final class DequantizeKernels {
         lo.or(hi).intoMemorySegment(dst, off, LE);
     }
 
-    /** {@link #zipPair} when a scale is infinite or NaN: products may be NaN, rounded as {@code BFloat16.fromFloat}. */
+    /** {@link #zipPair} when a scale is infinite or NaN: products may be NaN, rounded by {@link #bf16Dequantized}. */
     private static void zipPairNonFinite(MemorySegment src, long qa, long qb, int shift, int mask, int bias, float da,
                                          float db, MemorySegment dst, long off) {
         ByteVector va = bytes(src, qa);
@@ -198,8 +247,8 @@ final class DequantizeKernels {
             va = bits(va, shift, mask).sub((byte) bias);
             vb = bits(vb, shift, mask).sub((byte) bias);
         }
-        IntVector lo = bf16(widen(va).mul(da));
-        IntVector hi = bf16(widen(vb).mul(db));
+        IntVector lo = bf16Dequantized(widen(va).mul(da));
+        IntVector hi = bf16Dequantized(widen(vb).mul(db));
         lo.or(hi.lanewise(VectorOperators.LSHL, 16)).intoMemorySegment(dst, off, LE);
     }
 
@@ -354,16 +403,21 @@ final class DequantizeKernels {
 
     /**
      * One step of {@link #q5Bf16Tiles} when a scale or minimum is infinite or NaN: element by element,
-     * with the reference's operations, rounded with NaNs kept ({@code BFloat16.fromFloat}) and
+     * with the reference's operations, rounded as {@code BFloat16.fromFloat} (a NaN as {@code 0x7FC0}) and
      * interleaved. Rare; out of line so that the hot loop stays small.
      */
     private static void q5Bf16StepNonFinite(MemorySegment src, long sa, long sb, int head, boolean withMin,
                                             MemorySegment dst, long off) {
         for (int j = 0; j < 32; j++) {
-            int a = BFloat16.fromFloat(q5Value(src, sa, head, withMin, j)) & 0xFFFF;
-            int b = BFloat16.fromFloat(q5Value(src, sb, head, withMin, j)) << 16;
+            int a = bf16Dequantized(q5Value(src, sa, head, withMin, j));
+            int b = bf16Dequantized(q5Value(src, sb, head, withMin, j)) << 16;
             dst.set(ValueLayout.JAVA_INT_UNALIGNED, off + 4L * j, a | b);
         }
+    }
+
+    /** {@return the bf16 code of a dequantized value: {@code BFloat16.fromFloat}, a NaN as {@code 0x7FC0}} */
+    private static int bf16Dequantized(float v) {
+        return Float.isNaN(v) ? CANONICAL_NAN >>> 16 : BFloat16.fromFloat(v) & 0xFFFF;
     }
 
     /** Element {@code j} of the Q5_0 or Q5_1 block at {@code src[s]}, computed as {@link #q5} does. */
@@ -410,7 +464,7 @@ final class DequantizeKernels {
                 pairs = xi.add(xi.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF).lanewise(VectorOperators.LSHR, 16)
                         .or(yi.add(yi.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF).and(0xFFFF_0000));
             } else {
-                pairs = bf16(x).or(bf16(y).lanewise(VectorOperators.LSHL, 16));
+                pairs = bf16Dequantized(x).or(bf16Dequantized(y).lanewise(VectorOperators.LSHL, 16));
             }
             ShortVector table = pairs.reinterpretAsShorts();
             // the 16 bytes of each row widened to int lanes: row a's byte j in the low word, row b's in the high
@@ -473,7 +527,7 @@ final class DequantizeKernels {
         FloatVector x = widen(bits(bytes(src, qa), shift, 0xF)).mul(dsA).sub(dmA);
         FloatVector y = widen(bits(bytes(src, qb), shift, 0xF)).mul(dsB).sub(dmB);
         if (!Float.isFinite(dsA) || !Float.isFinite(dmA) || !Float.isFinite(dsB) || !Float.isFinite(dmB)) {
-            bf16(x).or(bf16(y).lanewise(VectorOperators.LSHL, 16)).intoMemorySegment(dst, off, LE);
+            bf16Dequantized(x).or(bf16Dequantized(y).lanewise(VectorOperators.LSHL, 16)).intoMemorySegment(dst, off, LE);
             return;
         }
         // finite scales and minimums of at most 65504 * 63 give finite values: the plain rounding (as zipPair)
@@ -491,12 +545,17 @@ final class DequantizeKernels {
         for (long b = 0; b < blocks; b++) {
             long s = srcOff + b * 20;
             long o = dstOff + b * 128;
-            FloatVector d = FloatVector.broadcast(F, f16(src, s));
-            FloatVector m = FloatVector.broadcast(F, f16(src, s + 2));
+            float scale = f16(src, s);
+            float min = f16(src, s + 2);
+            FloatVector d = FloatVector.broadcast(F, scale);
+            FloatVector m = FloatVector.broadcast(F, min);
             for (int j = 0; j < 16; j += L) {
                 ByteVector v = bytes(src, s + 4 + j);
                 widen(v.and((byte) 0xF)).mul(d).add(m).intoMemorySegment(dst, o + 4L * j, LE);
                 widen(bits(v, 4, 0xF)).mul(d).add(m).intoMemorySegment(dst, o + 4L * (16 + j), LE);
+            }
+            if (!finite(scale, min)) {
+                canonicalNaNs(dst, o, 32);
             }
         }
     }
@@ -533,8 +592,10 @@ final class DequantizeKernels {
         for (int b = 0; b < n; b++) {
             long s = (long) b * bytes;
             long o = b * 128L;
-            FloatVector d = FloatVector.broadcast(F, f16(src, s));
-            FloatVector m = FloatVector.broadcast(F, withMin ? f16(src, s + 2) : 0f);
+            float scale = f16(src, s);
+            float min = withMin ? f16(src, s + 2) : 0f;
+            FloatVector d = FloatVector.broadcast(F, scale);
+            FloatVector m = FloatVector.broadcast(F, min);
             long qh = Integer.toUnsignedLong(src.get(ValueLayout.JAVA_INT_UNALIGNED, s + head));
             for (int e = 0; e < 32; e += L) {
                 ByteVector lo = bits(bytes(src, s + head + 4 + (e % 16)), 4 * (e / 16), 0xF);
@@ -545,6 +606,9 @@ final class DequantizeKernels {
                 } else {
                     widen(v.sub((byte) 16)).mul(d).intoMemorySegment(dst, o + 4L * e, LE);
                 }
+            }
+            if (!finite(scale, min)) {
+                canonicalNaNs(dst, o, 32);
             }
         }
     }
@@ -564,6 +628,9 @@ final class DequantizeKernels {
                     widen(v).mul(dl).sub(ml).intoMemorySegment(dst, o + 4L * e, LE);
                 }
             }
+            if (!finite(d, dmin)) {
+                canonicalNaNs(dst, o, 256);
+            }
         }
     }
 
@@ -581,6 +648,9 @@ final class DequantizeKernels {
                     ByteVector hb = bits(bytes(src, s + (e % 32)), e / 32, 1).lanewise(VectorOperators.XOR, (byte) 1);
                     widen(lo.sub(hb.lanewise(VectorOperators.LSHL, 2))).mul(dl).intoMemorySegment(dst, o + 4L * e, LE);
                 }
+            }
+            if (!Float.isFinite(d)) {
+                canonicalNaNs(dst, o, 256);
             }
         }
     }
@@ -605,6 +675,9 @@ final class DequantizeKernels {
                     widen(v).mul(ds).sub(dm).intoMemorySegment(dst, o + 4L * (32 * sub + l), LE);
                 }
             }
+            if (!finite(d, dmin)) {
+                canonicalNaNs(dst, o, 256);
+            }
         }
     }
 
@@ -622,6 +695,9 @@ final class DequantizeKernels {
                     ByteVector v = lo.or(hi.lanewise(VectorOperators.LSHL, 4)).sub((byte) 32);
                     widen(v).mul(ds).intoMemorySegment(dst, o + 4L * e, LE);
                 }
+            }
+            if (!Float.isFinite(d)) {
+                canonicalNaNs(dst, o, 256);
             }
         }
     }

@@ -7,6 +7,8 @@ import java.lang.foreign.ValueLayout;
  * The scalar reference of {@link Dequantize} (test code: the oracle is not shipped): one element at a time, written from the format's
  * definition (element {@code i} of a block: where its bits are, which scale and minimum it takes),
  * sharing no code with the Vector API kernels. It is the oracle the kernels are tested against.
+ * Every element whose value is NaN is the quiet NaN {@code 0x7FC00000} (the dequantization's NaN
+ * rule, {@code docs/interop.md}), whichever operands were NaN.
  */
 final class ReferenceDequantize {
     private ReferenceDequantize() {
@@ -22,15 +24,16 @@ final class ReferenceDequantize {
 
     /** Dequantizes {@code blocks} blocks of {@code q} at {@code src[srcOffset]} into little-endian f32 at {@code dst[dstOffset]}. */
     static void toFloats(QuantBlock q, MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long blocks) {
-        ValueLayout.OfFloat f32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ValueLayout.OfInt i32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
         for (long b = 0; b < blocks; b++) {
             for (int i = 0; i < q.blockSize(); i++) {
-                dst.set(f32, dstOffset + 4 * (b * q.blockSize() + i), element(q, src, srcOffset + b * q.blockBytes(), i));
+                float v = element(q, src, srcOffset + b * q.blockBytes(), i);
+                dst.set(i32, dstOffset + 4 * (b * q.blockSize() + i), Float.isNaN(v) ? 0x7FC0_0000 : Float.floatToRawIntBits(v));
             }
         }
     }
 
-    /** {@return element {@code i} of the block of {@code q} at {@code src[base]}} */
+    /** {@return element {@code i} of the block of {@code q} at {@code src[base]}, any NaN as IEEE arithmetic leaves it} */
     static float element(QuantBlock q, MemorySegment s, long base, int i) {
         switch (q) {
             case Q4_0 -> {

@@ -2,6 +2,7 @@ package dev.tegula.cli.commands;
 
 import dev.tegula.cli.BadInputException;
 import dev.tegula.cli.Main;
+import dev.tegula.cli.TerminalText;
 import dev.tegula.cli.bench.ProgressBar;
 
 import dev.tegula.core.ArrayShape;
@@ -11,6 +12,8 @@ import dev.tegula.core.ShapeParseException;
 import dev.tegula.io.ConvertOptions;
 import dev.tegula.io.ConvertReport;
 import dev.tegula.io.ConvertRules;
+import dev.tegula.io.F16Overflow;
+import dev.tegula.io.F16OverflowException;
 import dev.tegula.io.TensorFiles;
 import dev.tegula.io.TensorFormat;
 import dev.tegula.io.TensorFormatException;
@@ -83,6 +86,13 @@ public final class ConvertCommand implements Callable<Integer> {
                     + " convert printed when it wrote it)")
     String shape;
 
+    @Option(names = "--f16-overflow", paramLabel = "RULE", defaultValue = "refuse",
+            description = "what a tensor converted to f16 does with a finite value of magnitude 65520 or more, which"
+                    + " IEEE rounding makes infinite: refuse (the default: exit 2 naming the tensor, the element and"
+                    + " its value; OUT left as it was), saturate (write 65504 of its sign) or inf (write infinity)."
+                    + " An infinity in IN stays an infinity")
+    String f16Overflow;
+
     @Option(names = "--memory", paramLabel = "SIZE", defaultValue = "256M",
             description = "the pages one band of the output and its source strip may hold together, e.g. 64M, 1G"
                     + " (default ${DEFAULT-VALUE}); larger reads a transposed source fewer times")
@@ -111,7 +121,8 @@ public final class ConvertCommand implements Callable<Integer> {
             if (out.endsWith("/") || out.endsWith(java.io.File.separator)) {
                 Files.createDirectories(target);
             }
-            ConvertOptions options = ConvertOptions.defaults().withMemory(memoryBytes()).withRawShape(raw);
+            ConvertOptions options = ConvertOptions.defaults().withMemory(memoryBytes()).withRawShape(raw)
+                    .withF16Overflow(f16Overflow());
             ProgressBar[] bar = {null};
             long[] last = {0};
             if (showProgress()) {
@@ -150,6 +161,12 @@ public final class ConvertCommand implements Callable<Integer> {
             }
             o.flush();
             return Main.OK;
+        } catch (F16OverflowException e) {
+            throw new BadInputException("tensor '" + TerminalText.of(e.tensor()) + "' element "
+                    + java.util.Arrays.toString(e.index()) + " is " + e.value() + ", too large for f16 (largest finite"
+                    + " 65504; " + TerminalText.of(out) + " not written): keep it in a wider type (a --type rule for it"
+                    + " first, e.g. f32), or choose --f16-overflow saturate (65504 of its sign) or --f16-overflow inf"
+                    + " (infinity)");
         } catch (TensorFormatException e) {
             throw new BadInputException("bad tensor file: " + e.getMessage());
         } catch (NoSuchFileException e) {
@@ -164,6 +181,16 @@ public final class ConvertCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());
         }
+    }
+
+    private F16Overflow f16Overflow() {
+        return switch (f16Overflow.toLowerCase(Locale.ROOT)) {
+            case "refuse" -> F16Overflow.REFUSE;
+            case "saturate" -> F16Overflow.SATURATE;
+            case "inf" -> F16Overflow.INFINITY;
+            default -> throw new BadInputException("--f16-overflow: expected refuse, saturate or inf, got '"
+                    + f16Overflow + "'");
+        };
     }
 
     private boolean showProgress() {

@@ -1,5 +1,8 @@
 package dev.tegula.ffm.codec;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
 /**
  * IEEE 754 binary16 codec: 1 sign bit, 5 exponent bits (bias 15), 10 fraction bits. Has
  * infinities, NaNs, signed zeros and subnormals; largest finite value 65504.
@@ -82,5 +85,41 @@ public final class Float16 {
      */
     public static boolean isNaN(short bits) {
         return (bits & 0x7FFF) > 0x7C00;
+    }
+
+    /** One in each 16-bit lane of a long. */
+    private static final long LANE_ONES = 0x0001_0001_0001_0001L;
+    /** The sign bit of each 16-bit lane. */
+    private static final long LANE_SIGNS = 0x8000_8000_8000_8000L;
+
+    /**
+     * {@return the position of the first of {@code count} binary16 codes stored at
+     * {@code segment[offset]} (two bytes each, in native byte order) that is an infinity of either
+     * sign, or -1 if none is} Four codes are tested at a time, so a scan of a written tensor for
+     * overflows costs little next to writing it.
+     *
+     * @param segment where the codes are
+     * @param offset  the byte offset of the first code
+     * @param count   how many codes to look at
+     * @throws IndexOutOfBoundsException if the codes are not all inside {@code segment}
+     */
+    public static long indexOfInfinity(MemorySegment segment, long offset, long count) {
+        java.util.Objects.checkFromIndexSize(offset, Math.multiplyExact(count, 2L), segment.byteSize());
+        long i = 0;
+        for (; i + 4 <= count; i += 4) {
+            long v = segment.get(ValueLayout.JAVA_LONG_UNALIGNED, offset + 2 * i);
+            // lane ^ 0x7C00 is zero exactly for an infinity once the sign is masked off; with every
+            // lane's top bit clear the zero-lane test below has no false answer
+            long y = (v & ~LANE_SIGNS) ^ 0x7C00_7C00_7C00_7C00L;
+            if (((y - LANE_ONES) & ~y & LANE_SIGNS) != 0) {
+                break;
+            }
+        }
+        for (; i < count; i++) {
+            if ((segment.get(ValueLayout.JAVA_SHORT_UNALIGNED, offset + 2 * i) & 0x7FFF) == 0x7C00) {
+                return i;
+            }
+        }
+        return -1;
     }
 }

@@ -1,8 +1,12 @@
 package dev.tegula.ffm.codec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import org.junit.jupiter.api.Test;
@@ -59,6 +63,32 @@ class Float16Test {
             assertTrue(Float16.isNaN(Float16.fromDouble(x)));
         } else {
             assertEquals(Float.floatToFloat16(x), Float16.fromDouble(x));
+        }
+    }
+
+    @Test
+    void indexOfInfinityFindsTheFirstInfinityAtEveryPositionAndNothingElse() {
+        short[] others = {0, (short) 0x8000, 0x7BFF, (short) 0xFBFF, 0x7C01, (short) 0xFC01, 0x7E00, (short) 0xFFFF,
+            0x3C00, 0x0001, 0x7FFF, (short) 0xFE00};
+        try (Arena arena = Arena.ofConfined()) {
+            int n = 13;
+            MemorySegment s = arena.allocate(2L * n + 1);
+            for (short other : others) {
+                for (int i = 0; i < n; i++) {
+                    s.set(ValueLayout.JAVA_SHORT_UNALIGNED, 1 + 2L * i, other);
+                }
+                assertEquals(-1, Float16.indexOfInfinity(s, 1, n), () -> Integer.toHexString(other & 0xFFFF));
+                for (short inf : new short[] {Float16.POSITIVE_INFINITY, Float16.NEGATIVE_INFINITY}) {
+                    for (int at = 0; at < n; at++) {
+                        s.set(ValueLayout.JAVA_SHORT_UNALIGNED, 1 + 2L * at, inf);
+                        assertEquals(at, Float16.indexOfInfinity(s, 1, n));
+                        assertEquals(at >= 2 ? at - 2 : -1, Float16.indexOfInfinity(s, 1 + 4, n - 2), "from a later offset");
+                        assertEquals(-1, Float16.indexOfInfinity(s, 1, at), "the codes before it");
+                        s.set(ValueLayout.JAVA_SHORT_UNALIGNED, 1 + 2L * at, other);
+                    }
+                }
+            }
+            assertThrows(IndexOutOfBoundsException.class, () -> Float16.indexOfInfinity(s, 1, n + 1));
         }
     }
 }

@@ -11,8 +11,9 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.StructLayout;
 
 /**
- * The C structs of DLPack 1.x ({@code dlpack.h}) as {@code java.lang.foreign} layouts, their field
- * offsets, and the enum values and flag bits Tegula uses. Layouts are for a 64-bit platform.
+ * The C structs of DLPack 1.x ({@code dlpack.h}), the legacy unversioned {@code DLManagedTensor}
+ * included, as {@code java.lang.foreign} layouts, their field offsets, and the enum values and flag
+ * bits Tegula uses. Layouts are for a 64-bit platform.
  */
 public final class DLPackStructs {
     /** The DLPack major version Tegula speaks; a tensor with another major version is refused. */
@@ -79,6 +80,7 @@ public final class DLPackStructs {
     static final long V_FLAGS = DL_MANAGED_TENSOR_VERSIONED.byteOffset(groupElement("flags"));
     static final long V_TENSOR = DL_MANAGED_TENSOR_VERSIONED.byteOffset(groupElement("dl_tensor"));
     static final long L_TENSOR = DL_MANAGED_TENSOR.byteOffset(groupElement("dl_tensor"));
+    static final long L_CTX = DL_MANAGED_TENSOR.byteOffset(groupElement("manager_ctx"));
     static final long L_DELETER = DL_MANAGED_TENSOR.byteOffset(groupElement("deleter"));
 
     private DLPackStructs() {

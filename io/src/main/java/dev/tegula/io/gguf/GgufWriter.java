@@ -3,7 +3,11 @@ package dev.tegula.io.gguf;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.ffm.Array;
+import dev.tegula.ffm.codec.Float16;
+import dev.tegula.io.F16Overflow;
+import dev.tegula.io.F16OverflowException;
 import dev.tegula.io.internal.AtomicFile;
+import dev.tegula.io.internal.F16OverflowCheck;
 import dev.tegula.io.internal.FileMagic;
 import dev.tegula.io.internal.MappedFiles;
 import dev.tegula.vector.QuantBlock;
@@ -13,6 +17,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -41,15 +46,29 @@ import java.util.Set;
  *
  * <p>Tensors are written row-major with dimensions reversed into {@code ne} (see {@link Gguf}), at
  * offsets aligned to {@code general.alignment} (32 unless set). Plain types are written as the
- * array's element type (F32, F16, BF16, F64, S8-S64 as I8-I64); Q8_0 and Q4_0 quantize an array of
- * any float type (through f32) exactly as llama.cpp's {@code gguf.quants} does. The arrays are read
- * when {@link #write} runs; their arenas must be open then. Not thread-safe.
+ * array's element type (F32, F16, BF16, F64, S8-S64 as I8-I64), or a float array as another float
+ * type (F32, F16, BF16, F64; rounded to nearest even); Q8_0 and Q4_0 quantize an array of any float
+ * type (through f32) exactly as llama.cpp's {@code gguf.quants} does. The arrays are read when
+ * {@link #write} runs; their arenas must be open then. Not thread-safe.
+ *
+ * <h2>Values too large for f16</h2>
+ * A float array written as F16 can hold finite values that f16 cannot (magnitude 65520 or more),
+ * and a Q8_0 or Q4_0 block can need an f16 scale that large (a largest magnitude of about 8.3
+ * million for Q8_0, 524160 for Q4_0). {@link #f16Overflow} says what happens: by default
+ * ({@link F16Overflow#REFUSE}) {@link #write} throws an {@link F16OverflowException} naming the
+ * tensor, the element and its value, and the target is left as it was; {@link F16Overflow#SATURATE}
+ * writes 65504 of the value's sign (for a quantized block: its values are clamped to the largest the
+ * block's encoding holds, 127 or 8 times 65504, before quantizing); {@link F16Overflow#INFINITY}
+ * writes infinity, as IEEE rounding and {@code gguf.quants} do. An infinity in the array is written
+ * as it is under every rule (llama.cpp's data checks refuse an F16 tensor or a block scale holding
+ * an infinity or a NaN, whatever its origin).
  */
 public final class GgufWriter {
     private final SequencedMap<String, GgufValue> metadata = new LinkedHashMap<>();
     private final List<Entry> tensors = new ArrayList<>();
     private final Set<String> names = new HashSet<>();
     private int version = 3;
+    private F16Overflow f16Overflow = F16Overflow.REFUSE;
 
     private record Entry(String name, Array array, GgufType type) {
     }
@@ -67,6 +86,15 @@ public final class GgufWriter {
             throw new IllegalArgumentException("version: " + v + " (Tegula writes GGUF 2 and 3)");
         }
         version = v;
+        return this;
+    }
+
+    /**
+     * Sets what a value too large for f16 does when a tensor is written as F16 or quantized to
+     * Q8_0/Q4_0 ({@link F16Overflow#REFUSE} unless set; see the class comment).
+     */
+    public GgufWriter f16Overflow(F16Overflow rule) {
+        f16Overflow = Objects.requireNonNull(rule, "rule");
         return this;
     }
 
@@ -102,11 +130,12 @@ public final class GgufWriter {
     }
 
     /**
-     * Adds a tensor written as {@code type}: the array's own plain type, or Q8_0 / Q4_0 (quantized from
-     * an array of a float type).
+     * Adds a tensor written as {@code type}: the array's own plain type, another float type for a float
+     * array (F32, F16, BF16 or F64, rounded to nearest even; F16 follows {@link #f16Overflow}), or
+     * Q8_0 / Q4_0 (quantized from an array of a float type).
      *
-     * @throws IllegalArgumentException if the name is taken, {@code type} is neither the array's type nor
-     *                                  Q8_0/Q4_0, or the array's last dimension is not a multiple of 32
+     * @throws IllegalArgumentException if the name is taken, {@code type} is none of those, or the array's
+     *                                  last dimension is not a multiple of 32 for Q8_0/Q4_0
      */
     public GgufWriter tensor(String name, Array array, GgufType type) {
         Objects.requireNonNull(name, "name");
@@ -119,9 +148,10 @@ public final class GgufWriter {
                 throw new IllegalArgumentException("tensor '" + name + "': " + type + " quantizes a float array whose"
                         + " last dimension is a multiple of 32, not " + s);
             }
-        } else if (type.elementType() != s.elementType()) {
+        } else if (type.elementType() != s.elementType() && !(isFloat(s.elementType()) && isFloat(type.elementType()))) {
             throw new IllegalArgumentException("tensor '" + name + "': type " + type + " for an array of "
-                    + s.elementType() + " (Tegula writes an array as its own type, Q8_0 or Q4_0)");
+                    + s.elementType() + " (Tegula writes an array as its own type, a float array as F32, F16, BF16"
+                    + " or F64, Q8_0 or Q4_0)");
         }
         if (s.rank() > GgufHeader.MAX_DIMS) {
             throw new IllegalArgumentException("tensor '" + name + "': rank " + s.rank() + " exceeds " + GgufHeader.MAX_DIMS);
@@ -178,6 +208,11 @@ public final class GgufWriter {
         }
     }
 
+    /** {@return whether a tensor of {@code t} may be written as another of the float types GGUF has} */
+    private static boolean isFloat(ElementType t) {
+        return t == ElementType.F32 || t == ElementType.F16 || t == ElementType.BF16 || t == ElementType.F64;
+    }
+
     private static boolean isRowMajorDense(Array a, ArrayShape rowMajor) {
         long[] strides = a.slotStrides();
         if (!a.shape().equals(rowMajor) || strides == null || a.slotOffset() != 0) {
@@ -203,13 +238,20 @@ public final class GgufWriter {
         return Math.multiplyExact(n / t.type.blockSize(), (long) t.type.blockBytes());
     }
 
-    private static void writeData(FileChannel ch, Entry t) throws IOException {
+    private void writeData(FileChannel ch, Entry t) throws IOException {
         ArrayShape s = t.array.shape();
         try (Arena arena = Arena.ofConfined()) {
             if (t.type.quantBlock() == null) {
-                ArrayShape rowMajor = ArrayShape.of(s.elementType(), s.dimensions());
+                ArrayShape rowMajor = ArrayShape.of(t.type.elementType(), s.dimensions());
                 Array a = t.array;
-                if (!isRowMajorDense(a, rowMajor)) {
+                if (s.elementType() != rowMajor.elementType()) {
+                    a = Array.allocate(arena, rowMajor);
+                    Relayout.plan(t.array, a).execute(t.array, a);
+                    F16OverflowCheck f16 = F16OverflowCheck.of(t.name, s.elementType(), a, t.array::getDouble, f16Overflow);
+                    if (f16 != null) {
+                        f16.checkAll();
+                    }
+                } else if (!isRowMajorDense(a, rowMajor)) {
                     a = Relayout.to(t.array, rowMajor, arena);
                 }
                 MappedFiles.writeFully(ch, a.segment().asSlice(0, rowMajor.bufferSize()));
@@ -224,9 +266,48 @@ public final class GgufWriter {
             for (long b = 0; b < blocks; b += step) {
                 long n = Math.min(step, blocks - b);
                 Quantize.fromFloats(q, floats.segment(), b * 128, buf, 0, n);
+                for (long k = 0; k < n; k++) {
+                    checkScale(t, q, floats, b + k, buf, k * q.blockBytes());
+                }
                 MappedFiles.writeFully(ch, buf.asSlice(0, n * q.blockBytes()));
             }
         }
+    }
+
+    /**
+     * Applies {@link #f16Overflow} to block {@code block} of a Q8_0/Q4_0 tensor, quantized at
+     * {@code buf[at]} from {@code floats} (f32 row-major, the writer's own copy): a scale that became
+     * infinite although every value of the block is finite is refused, or (saturating) the block's
+     * values are clamped to the largest its encoding holds and the block quantized again.
+     */
+    private void checkScale(Entry t, QuantBlock q, Array floats, long block, MemorySegment buf, long at) {
+        if ((buf.get(ValueLayout.JAVA_SHORT_UNALIGNED, at) & 0x7FFF) != 0x7C00 || f16Overflow == F16Overflow.INFINITY) {
+            return;
+        }
+        MemorySegment x = floats.segment().asSlice(block * 128, 128);
+        int largest = 0;
+        for (int i = 0; i < 32; i++) {
+            float v = x.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i);
+            if (Float.isInfinite(v)) {
+                return;   // an infinity in the data: its infinite scale is data too
+            }
+            if (Math.abs(v) > Math.abs(x.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, largest))) {
+                largest = i;
+            }
+        }
+        if (f16Overflow == F16Overflow.REFUSE) {
+            float v = x.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, largest);
+            throw new F16OverflowException(t.name, floats.shape().multiIndex(block * 32 + largest), v,
+                    "the f16 scale of its " + q + " block (" + (q == QuantBlock.Q8_0 ? "largest magnitude / 127"
+                            : "value of largest magnitude / -8") + ")");
+        }
+        // the largest magnitude whose scale is 65504: 127 quants of it (Q8_0), or 8 (Q4_0)
+        float limit = Float16.toFloat(Float16.MAX_VALUE) * (q == QuantBlock.Q8_0 ? 127 : 8);
+        for (int i = 0; i < 32; i++) {
+            float v = x.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i);
+            x.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i, Math.max(-limit, Math.min(limit, v)));
+        }
+        Quantize.fromFloats(q, x, 0, buf, at, 1);
     }
 
     /** A growing little-endian byte buffer for the header. */

@@ -11,12 +11,16 @@
  *   <li>file helpers: {@link dev.tegula.io.internal.MappedFiles} (read-only mappings, strict text
  *       decoding, whole writes), {@link dev.tegula.io.internal.AtomicFile} (a file written whole or
  *       not at all) and {@link dev.tegula.io.internal.NativeFiles} (kernel hints: madvise,
- *       fallocate, writeback).</li>
+ *       fallocate, writeback);</li>
+ *   <li>{@link dev.tegula.io.internal.F16OverflowCheck}: the {@link dev.tegula.io.F16Overflow} rule
+ *       applied to a tensor just written as f16, by whoever writes a file (conversion, the GGUF
+ *       writer).</li>
  * </ul>
  * Parsers here read bounded text and throw {@link dev.tegula.io.internal.HeaderText.Malformed}; the
  * helpers throw {@link java.io.IOException}s ({@link dev.tegula.io.TensorFormatException} for a
  * file that breaks its format) or {@link IllegalArgumentException} naming the field and value.
- * Nothing here touches arrays or layouts, knows a format's tensors, or depends on anything in
- * {@code io} but {@code TensorFormatException}.
+ * Apart from {@code F16OverflowCheck} (which reads a written array's codes and its source's values,
+ * and throws {@code F16OverflowException}), nothing here touches arrays or layouts, knows a format's
+ * tensors, or depends on anything in {@code io} but {@code TensorFormatException}.
  */
 package dev.tegula.io.internal;

@@ -1,0 +1,178 @@
+package dev.tegula.vector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.tegula.core.ArrayShape;
+import dev.tegula.core.ElementType;
+import dev.tegula.core.Shape;
+import dev.tegula.ffm.Array;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Blocks whose f16 scales and minimums are NaN (quiet, signalling, either sign, any payload),
+ * infinite, zero, subnormal or the largest f16 dequantize to the same bits on every path, every
+ * run, every thread count and every vector width (vector/pom.xml runs this class with 512-bit and
+ * 256-bit vectors and with the scalar relayout kernels): the f32 kernels, the f32 and bf16
+ * row-major destinations, the fused and the buffered bf16 {@code T(8,128)(2,1)} tile kernels, the
+ * chunked relayout into other types and layouts, and the two-pass fallback, all against the scalar
+ * reference then the reference relayout. Every element whose value is NaN is the one quiet NaN
+ * {@code 0x7FC00000}, whichever operands were NaN.
+ */
+class DequantizeNaNBitsTest {
+    private static final int CANONICAL_NAN = 0x7FC0_0000;
+
+    /** f16 codes the scale fields take: NaNs of every kind, infinities, zeros, subnormals, extremes, ordinary values. */
+    private static final short[] SPECIAL = {
+        0x7E00, (short) 0xFE00, 0x7C01, (short) 0xFC01, 0x7E07, (short) 0xFFFF, 0x7DFF, 0x7FFF, 0x7E55,
+        0x7C00, (short) 0xFC00, 0, (short) 0x8000, 0x0001, (short) 0x8001, 0x03FF, 0x7BFF, (short) 0xFBFF,
+        0x3C00, (short) 0xC100,
+    };
+
+    private static ExecutorService pool;
+
+    @BeforeAll
+    static void startPool() {
+        pool = Executors.newFixedThreadPool(3);
+    }
+
+    @AfterAll
+    static void stopPool() {
+        pool.shutdownNow();
+    }
+
+    /** The byte offsets of the f16 scale fields (scale, minimum) of a block of {@code q}. */
+    static int[] scaleFields(QuantBlock q) {
+        return switch (q) {
+            case Q4_0, Q5_0, Q8_0 -> new int[] {0};
+            case Q4_1, Q5_1, Q4_K, Q5_K -> new int[] {0, 2};
+            case Q2_K -> new int[] {80, 82};
+            case Q3_K -> new int[] {108};
+            case Q6_K -> new int[] {208};
+        };
+    }
+
+    /** Random blocks; each scale field is one of {@link #SPECIAL} (half the time) or a small finite value. */
+    static MemorySegment blocks(Arena arena, QuantBlock q, long count, long seed) {
+        Random r = new Random(seed);
+        MemorySegment s = arena.allocate(count * q.blockBytes());
+        for (long i = 0; i < s.byteSize(); i++) {
+            s.set(ValueLayout.JAVA_BYTE, i, (byte) r.nextInt());
+        }
+        for (long b = 0; b < count; b++) {
+            for (int at : scaleFields(q)) {
+                short code = r.nextBoolean() ? SPECIAL[r.nextInt(SPECIAL.length)]
+                        : Float.floatToFloat16((float) (r.nextGaussian() * 0.05));
+                s.set(ValueLayout.JAVA_SHORT_UNALIGNED, b * q.blockBytes() + at, code);
+            }
+        }
+        return s;
+    }
+
+    /** Destinations that take each path of {@link Dequantize#copy} (rows, cols filled in). */
+    private static final String[] TARGETS = {
+        "f32[%d,%d]{1,0}",                         // the f32 kernels straight into place
+        "bf16[%d,%d]{1,0}",                        // f32 row, rounded by the bf16 lanes
+        "bf16[%d,%d]{1,0:T(8,128)(2,1)}",          // fused tile kernels (or the buffered zip)
+        "bf16[%d,%d]{0,1:T(8,128)(2,1)}",          // chunks relaid by a plan
+        "f32[%d,%d]{0,1}", "f16[%d,%d]{1,0:T(4,128)}", "f64[%d,%d]{0,1}", "f16[%d,%d]{1,0}",
+        "s4[%d,%d]{1,0:E(4)}",                     // the two-pass fallback
+    };
+
+    @ParameterizedTest
+    @EnumSource(QuantBlock.class)
+    void everyPathWritesTheReferenceBitsWhateverTheScales(QuantBlock q) {
+        long rows = 16;
+        long cols = q.blockSize() == 256 ? 512 : 384;
+        long blocks = rows * cols / q.blockSize();
+        try (Arena arena = Arena.ofShared()) {
+            for (long k = 0; k < 2; k++) {
+                long seed = 1000 * q.ordinal() + k;
+                MemorySegment src = blocks(arena, q, blocks, seed);
+                Array f32 = Array.allocate(arena, ArrayShape.of(ElementType.F32, rows, cols));
+                ReferenceDequantize.toFloats(q, src, 0, f32.segment(), 0, blocks);
+                for (String t : TARGETS) {
+                    ArrayShape shape = (ArrayShape) Shape.parse(String.format(t, rows, cols));
+                    Array expected = Array.allocate(arena, shape);
+                    ReferenceRelayout.copy(f32.shape(), f32.segment(), shape, expected.segment());
+                    for (int threads : new int[] {1, 3}) {
+                        Array got = Array.allocate(arena, shape);
+                        Dequantize.copy(q, src, got, pool, threads);
+                        long at = expected.segment().mismatch(got.segment());
+                        assertEquals(-1, at, () -> q + " -> " + shape + ", " + threads + " threads, seed " + seed
+                                + ": first differing byte " + at + " of " + got.segment().byteSize());
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The f32 kernels called again and again on the same blocks (so the interpreter, C1 and C2 code of
+     * each runs them) at unaligned offsets give the reference's bits each time.
+     */
+    @ParameterizedTest
+    @EnumSource(QuantBlock.class)
+    void theSameBlocksGiveTheSameBitsOnEveryRun(QuantBlock q) {
+        try (Arena arena = Arena.ofConfined()) {
+            long n = 24;
+            MemorySegment src = blocks(arena, q, n + 1, 77 + q.ordinal());
+            MemorySegment ref = arena.allocate(n * q.blockSize() * 4);
+            ReferenceDequantize.toFloats(q, src, 1, ref, 0, n);
+            MemorySegment got = arena.allocate(n * q.blockSize() * 4 + 4);
+            for (int run = 0; run < 3000; run++) {
+                long blocksThisRun = 1 + run % n;   // runs of every length, so each kernel's loop compiles too
+                Dequantize.toFloats(q, src, 1, got, 3, blocksThisRun);
+                long bytes = blocksThisRun * q.blockSize() * 4;
+                long at = ref.asSlice(0, bytes).mismatch(got.asSlice(3, bytes));
+                int r = run;
+                assertEquals(-1, at, () -> q + " run " + r + ": first differing byte " + at);
+            }
+        }
+    }
+
+    /** The rule by hand: a NaN result is 0x7FC00000 whatever its operands, infinities and zeros as IEEE gives them. */
+    @Test
+    void aNaNResultIsTheOneQuietNaN() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment b = arena.allocate(20);
+            for (int j = 0; j < 16; j++) {
+                b.set(ValueLayout.JAVA_BYTE, 4 + j, (byte) (j | (j << 4)));   // quants 0..15 in both halves
+            }
+            MemorySegment out = arena.allocate(128);
+            short[][] dm = {
+                {(short) 0xFE01, 0x7E05},          // both NaN, different signs and payloads
+                {0x7C01, (short) 0xFC00},          // signalling NaN scale, -inf minimum
+                {0x7C00, (short) 0xFC00},          // inf * q - inf: NaN everywhere (inf * 0 too)
+                {0x7C00, 0x3C00},                  // inf * 0 is NaN, inf * q + 1 is inf
+                {(short) 0xFC00, (short) 0xFE00},  // -inf scale, NaN minimum
+            };
+            for (short[] c : dm) {
+                b.set(ValueLayout.JAVA_SHORT_UNALIGNED, 0, c[0]);
+                b.set(ValueLayout.JAVA_SHORT_UNALIGNED, 2, c[1]);
+                Dequantize.toFloats(QuantBlock.Q4_1, b, 0, out, 0, 1);
+                float d = Float.float16ToFloat(c[0]);
+                float m = Float.float16ToFloat(c[1]);
+                for (int i = 0; i < 32; i++) {
+                    int q = i % 16;
+                    float ieee = d * q + m;
+                    int bits = out.get(ValueLayout.JAVA_INT_UNALIGNED, 4L * i);
+                    if (Float.isNaN(ieee)) {
+                        assertEquals(CANONICAL_NAN, bits, String.format("d %04x m %04x element %d", c[0], c[1], i));
+                    } else {
+                        assertEquals(Float.floatToRawIntBits(ieee), bits, String.format("d %04x m %04x element %d", c[0], c[1], i));
+                    }
+                }
+            }
+        }
+    }
+}
