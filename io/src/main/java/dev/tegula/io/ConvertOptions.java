@@ -5,16 +5,22 @@ import java.util.Objects;
 
 /**
  * How {@link TensorFiles#convert} works: its memory budget, progress listener, the shape of a raw
- * input and the threads it may use. Immutable; the {@code with...} methods return copies.
+ * input, the threads it may use and what it does with a tensor it cannot write. Immutable; the
+ * {@code with...} methods return copies.
  *
- * @param memoryBytes  bytes of file pages one band of the output and its source strip may hold
- *                     together (default {@value #DEFAULT_MEMORY}); the conversion allocates no
- *                     anonymous buffer of a tensor's size, so this bounds its working set, not a heap
- * @param progress     told the bytes written after each band
- * @param rawShape     the full shape (with layout) of a raw input file; null when the input has a format
- * @param parallelism  threads a large band may be shared between (1: the calling thread only)
+ * @param memoryBytes     bytes of file pages the bands of the output and their source strips may
+ *                        hold together (default {@value #DEFAULT_MEMORY}), whatever number of files
+ *                        are written at once; the conversion allocates no anonymous buffer of a
+ *                        tensor's size, so this bounds its working set, not a heap
+ * @param progress        told the bytes written after each band
+ * @param rawShape        the full shape (with layout) of a raw input file; null when the input has a format
+ * @param parallelism     threads the conversion may use (1: the calling thread only)
+ * @param skipUnsupported true to leave out, and report, a tensor that cannot be written as the rules
+ *                        ask (a GGUF type Tegula does not dequantize, a layout that does not fit it, a
+ *                        type the output format cannot hold) instead of failing the conversion
  */
-public record ConvertOptions(long memoryBytes, ConvertProgress progress, ArrayShape rawShape, int parallelism) {
+public record ConvertOptions(long memoryBytes, ConvertProgress progress, ArrayShape rawShape, int parallelism,
+                             boolean skipUnsupported) {
     /** The default memory budget: 256 MiB. */
     public static final long DEFAULT_MEMORY = 256L << 20;
     /** The smallest budget accepted: 1 MiB. */
@@ -31,28 +37,34 @@ public record ConvertOptions(long memoryBytes, ConvertProgress progress, ArraySh
         }
     }
 
-    /** {@return the defaults: 256 MiB, no progress, no raw shape, every available processor} */
+    /** {@return the defaults: 256 MiB, no progress, no raw shape, every available processor, no tensor skipped} */
     public static ConvertOptions defaults() {
-        return new ConvertOptions(DEFAULT_MEMORY, ConvertProgress.NONE, null, Runtime.getRuntime().availableProcessors());
+        return new ConvertOptions(DEFAULT_MEMORY, ConvertProgress.NONE, null, Runtime.getRuntime().availableProcessors(),
+                false);
     }
 
     /** {@return these options with a memory budget of {@code bytes}} */
     public ConvertOptions withMemory(long bytes) {
-        return new ConvertOptions(bytes, progress, rawShape, parallelism);
+        return new ConvertOptions(bytes, progress, rawShape, parallelism, skipUnsupported);
     }
 
     /** {@return these options with a progress listener} */
     public ConvertOptions withProgress(ConvertProgress listener) {
-        return new ConvertOptions(memoryBytes, listener, rawShape, parallelism);
+        return new ConvertOptions(memoryBytes, listener, rawShape, parallelism, skipUnsupported);
     }
 
     /** {@return these options reading the input as a raw buffer of {@code shape} (its layout included)} */
     public ConvertOptions withRawShape(ArrayShape shape) {
-        return new ConvertOptions(memoryBytes, progress, shape, parallelism);
+        return new ConvertOptions(memoryBytes, progress, shape, parallelism, skipUnsupported);
     }
 
     /** {@return these options with up to {@code threads} threads} */
     public ConvertOptions withParallelism(int threads) {
-        return new ConvertOptions(memoryBytes, progress, rawShape, threads);
+        return new ConvertOptions(memoryBytes, progress, rawShape, threads, skipUnsupported);
+    }
+
+    /** {@return these options leaving out (true) or failing on (false) a tensor that cannot be written as the rules ask} */
+    public ConvertOptions withSkipUnsupported(boolean skip) {
+        return new ConvertOptions(memoryBytes, progress, rawShape, parallelism, skip);
     }
 }

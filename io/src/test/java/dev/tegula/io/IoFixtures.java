@@ -2,16 +2,21 @@ package dev.tegula.io;
 
 import dev.tegula.ffm.Array;
 import dev.tegula.io.internal.FileMagic;
+import dev.tegula.io.internal.HeaderText;
+import dev.tegula.io.internal.Json;
 import dev.tegula.io.npy.Npy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
 import java.lang.foreign.Arena;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.stream.Stream;
 
 /** Fixture bytes and hand-made files shared by the io tests of every format package. */
 public final class IoFixtures {
@@ -55,6 +60,39 @@ public final class IoFixtures {
             return p;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * {@return a copy, in {@code dir}, of the committed checkpoint fixture {@code checkpoint/NAME}
+     * (made by transformers' save_pretrained; see checkpoint/make_checkpoints.py)}
+     */
+    public static Path checkpoint(String name, Path dir) {
+        try {
+            Path from = Path.of(IoFixtures.class.getResource("checkpoint/" + name).toURI());
+            Path to = Files.createDirectories(dir.resolve(name));
+            try (Stream<Path> files = Files.list(from)) {
+                for (Path f : files.toList()) {
+                    Files.copy(f, to.resolve(f.getFileName().toString()));
+                }
+            }
+            return to;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (URISyntaxException | NullPointerException e) {
+            throw new IllegalStateException("missing fixture checkpoint/" + name, e);
+        }
+    }
+
+    /** {@return what transformers saved in the checkpoint fixtures: checkpoint/expected.json, parsed} */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> checkpointExpectations() {
+        try (InputStream in = IoFixtures.class.getResourceAsStream("checkpoint/expected.json")) {
+            return (Map<String, Object>) Json.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (HeaderText.Malformed e) {
+            throw new IllegalStateException(e);
         }
     }
 
