@@ -87,12 +87,14 @@ public record SafeTensorsIndex(Map<String, String> metadata, SequencedMap<String
      */
     public static SafeTensorsIndex read(Path path) throws IOException {
         String file = path.toString();
+        long size = Files.size(path);
         byte[] bytes;
         try (InputStream in = Files.newInputStream(path)) {
-            bytes = in.readNBytes((int) MAX_INDEX_BYTES + 1);
+            bytes = size > MAX_INDEX_BYTES ? null : in.readNBytes((int) MAX_INDEX_BYTES + 1);
         }
-        if (bytes.length > MAX_INDEX_BYTES) {
-            throw bad(file, "file", "is over the cap of " + MAX_INDEX_BYTES + " bytes for an index");
+        if (bytes == null || bytes.length > MAX_INDEX_BYTES) {
+            throw bad(file, "file", "is " + Math.max(size, MAX_INDEX_BYTES + 1) + " bytes, over the cap of "
+                    + MAX_INDEX_BYTES + " for an index");
         }
         Object json;
         try {
@@ -200,6 +202,9 @@ public record SafeTensorsIndex(Map<String, String> metadata, SequencedMap<String
     static String notAFileName(String name) {
         if (name.isEmpty() || name.equals(".") || name.equals("..")) {
             return "is not a file name";
+        }
+        if (name.startsWith("/") || name.startsWith("\\") || name.matches("[A-Za-z]:.*")) {
+            return "is an absolute path, not a file name in the checkpoint's directory";
         }
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
