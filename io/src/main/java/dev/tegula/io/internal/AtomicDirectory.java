@@ -131,10 +131,6 @@ public final class AtomicDirectory implements Closeable {
             return;
         }
         done = true;
-        try {
-            Temporaries.delete(temporary);
-        } finally {
-            Temporaries.release(temporary);
-        }
+        Temporaries.discard(temporary);
     }
 }

@@ -142,8 +142,7 @@ public final class AtomicFile implements Closeable {
         try {
             channel.close();
         } finally {
-            Files.deleteIfExists(temporary);
-            Temporaries.release(temporary);
+            Temporaries.discard(temporary);
         }
     }
 }

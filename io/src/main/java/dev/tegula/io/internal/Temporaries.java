@@ -43,6 +43,15 @@ final class Temporaries {
         LIVE.remove(p);
     }
 
+    /** Deletes {@code p} (as {@link #delete}) and forgets it, even when deleting fails. */
+    static void discard(Path p) throws IOException {
+        try {
+            delete(p);
+        } finally {
+            release(p);
+        }
+    }
+
     /** Deletes {@code p}, a file or a directory with everything in it (links are deleted, not followed), if it exists. */
     static void delete(Path p) throws IOException {
         if (!Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
