@@ -343,9 +343,6 @@ class CheckpointConvertTest {
     }
 
     private void assertNoTemporaries() throws IOException {
-        try (Stream<Path> s = Files.walk(dir)) {
-            List<Path> tmp = s.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList();
-            assertTrue(tmp.isEmpty(), "temporaries left: " + tmp);
-        }
+        IoFixtures.assertNoTemporaries(dir);
     }
 }

@@ -81,9 +81,6 @@ class ConvertInterruptTest {
     }
 
     private void assertNoTemporaries() throws IOException {
-        try (Stream<Path> s = Files.list(dir)) {
-            List<Path> left = s.filter(f -> f.getFileName().toString().endsWith(".tmp")).toList();
-            assertTrue(left.isEmpty(), "temporaries left: " + left);
-        }
+        IoFixtures.assertNoTemporaries(dir);
     }
 }

@@ -15,6 +15,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -120,6 +121,16 @@ public final class IoFixtures {
         byte[] text = header.getBytes(StandardCharsets.UTF_8);
         return ByteBuffer.allocate(8 + text.length + data.length).order(ByteOrder.LITTLE_ENDIAN)
                 .putLong(text.length).put(text).put(data).array();
+    }
+
+    /** Asserts that no temporary file or directory ({@code *.tmp}) is left anywhere under {@code dir}. */
+    public static void assertNoTemporaries(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            List<Path> tmp = s.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList();
+            if (!tmp.isEmpty()) {
+                throw new AssertionError("temporaries left: " + tmp);
+            }
+        }
     }
 
     public static Path write(Path dir, String name, byte[] bytes) {

@@ -322,10 +322,7 @@ class TensorFilesConvertTest {
     }
 
     private void assertNoTemporaries() throws IOException {
-        try (Stream<Path> s = Files.walk(dir)) {
-            List<Path> tmp = s.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList();
-            assertTrue(tmp.isEmpty(), "temporaries left: " + tmp);
-        }
+        IoFixtures.assertNoTemporaries(dir);
     }
 
 }
