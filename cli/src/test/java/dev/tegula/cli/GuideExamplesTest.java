@@ -280,7 +280,7 @@ class GuideExamplesTest {
         // tag::convert[]
         // 2-D weights tiled for the device, every floating-point tensor to bf16, the rest row-major
         ConvertRules rules = ConvertRules.all()
-                .layout("*.weight", "{1,0:T(8,128)(2,1)}")
+                .layout("rank2:*.weight", "{1,0:T(8,128)(2,1)}")
                 .floatType(ElementType.BF16);
         ConvertReport report = TensorFiles.convert(model, tiled, rules,
                 ConvertOptions.defaults().withMemory(64L << 20));   // bands of at most 32 MiB
@@ -290,5 +290,41 @@ class GuideExamplesTest {
         // end::convert[]
         assertEquals(java.util.List.of("w.weight bf16[20,300]{1,0:T(8,128)(2,1)}", "w.bias bf16[300]{0}", "step s64[]"),
                 printed);
+    }
+
+    @Test
+    void convertShardedCheckpoint(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws java.io.IOException {
+        java.nio.file.Path checkpoint = java.nio.file.Files.createDirectory(dir.resolve("tiny-llama"));
+        java.nio.file.Path fixture = java.nio.file.Path.of("../io/src/test/resources/dev/tegula/io/checkpoint/tiny-llama");
+        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(fixture)) {
+            for (java.nio.file.Path f : files.toList()) {
+                java.nio.file.Files.copy(f, checkpoint.resolve(f.getFileName().toString()));
+            }
+        }
+        java.nio.file.Path tiled = dir.resolve("tiny-llama-tiled");
+        // tag::convert-checkpoint[]
+        // tiny-llama: a Llama of two layers that transformers saved in three shards
+        ConvertReport report = TensorFiles.convert(checkpoint, tiled,
+                ConvertRules.all().layout("rank2:*.weight", "{1,0:T(8,128)(2,1)}"), ConvertOptions.defaults());
+        report.format();       // SAFETENSORS_CHECKPOINT: 3 shards, model.safetensors.index.json
+        report.copied();       // config.json, generation_config.json, tokenizer.json, tokenizer_config.json
+        try (Arena arena = Arena.ofConfined()) {
+            Array w = TensorFiles.read(tiled, "lm_head.weight", arena);          // bf16[128,64]{1,0:T(8,128)(2,1)}
+            Array n = TensorFiles.read(tiled, "model.norm.weight", arena);       // bf16[64]{0}: rank 1, row-major
+            // end::convert-checkpoint[]
+            assertEquals("bf16[128,64]{1,0:T(8,128)(2,1)}", w.shape().toString());
+            assertEquals("bf16[64]{0}", n.shape().toString());
+            // tag::convert-checkpoint[]
+        }
+        // end::convert-checkpoint[]
+        assertEquals(dev.tegula.io.TensorFormat.SAFETENSORS_CHECKPOINT, report.format());
+        assertEquals(java.util.List.of("config.json", "generation_config.json", "tokenizer.json", "tokenizer_config.json"),
+                report.copied().stream().map(p -> p.getFileName().toString()).toList());
+        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(tiled)) {
+            assertEquals(java.util.List.of("config.json", "generation_config.json", "model-00001-of-00003.safetensors",
+                    "model-00002-of-00003.safetensors", "model-00003-of-00003.safetensors", "model.safetensors.index.json",
+                    "tokenizer.json", "tokenizer_config.json"),
+                    files.map(p -> p.getFileName().toString()).sorted().toList());
+        }
     }
 }

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
-import dev.tegula.ffm.internal.MemoryMaps;
+import dev.tegula.bench.MemoryMaps;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -1,18 +1,25 @@
 package dev.tegula.io;
 
+import dev.tegula.core.ArrayShape;
 import java.nio.file.Path;
 import java.util.List;
-import dev.tegula.core.ArrayShape;
 
 /**
  * What {@link TensorFiles#convert} wrote.
  *
- * @param target  the file (or directory) written
- * @param format  the format written
- * @param tensors one entry per tensor written, in output order
- * @param bytes   the bytes of tensor data written (headers not counted)
+ * @param target      the file (or directory) written
+ * @param format      the format written
+ * @param tensors     one entry per tensor written, in output order
+ * @param bytes       the bytes of tensor data written (headers not counted)
+ * @param skipped     the tensors left out because they cannot be written as the rules ask (only
+ *                    with {@link ConvertOptions#skipUnsupported()}), in input order
+ * @param unusedRules each rule that decided nothing, described with the reason (it matches no
+ *                    tensor, or earlier rules take every tensor it matches)
+ * @param copied      the files copied unchanged into a checkpoint directory (config, tokenizer ...),
+ *                    where they now are; empty for other formats
  */
-public record ConvertReport(Path target, TensorFormat format, List<Tensor> tensors, long bytes) {
+public record ConvertReport(Path target, TensorFormat format, List<Tensor> tensors, long bytes, List<Skipped> skipped,
+                           List<String> unusedRules, List<Path> copied) {
     /**
      * One tensor converted.
      *
@@ -26,7 +33,19 @@ public record ConvertReport(Path target, TensorFormat format, List<Tensor> tenso
     public record Tensor(String name, ArrayShape from, ArrayShape to, int bands, double sourcePasses) {
     }
 
+    /**
+     * A tensor left out.
+     *
+     * @param name   its name
+     * @param reason why it cannot be written as the rules ask
+     */
+    public record Skipped(String name, String reason) {
+    }
+
     public ConvertReport {
         tensors = List.copyOf(tensors);
+        skipped = List.copyOf(skipped);
+        unusedRules = List.copyOf(unusedRules);
+        copied = List.copyOf(copied);
     }
 }

@@ -1,7 +1,9 @@
 package dev.tegula.io;
 
+import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.ffm.Array;
+import dev.tegula.io.internal.AtomicDirectory;
 import dev.tegula.io.internal.AtomicFile;
 import dev.tegula.io.internal.F16OverflowCheck;
 import dev.tegula.io.internal.MappedFiles;
@@ -17,16 +19,21 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
 
 /**
- * The work of {@link TensorFiles#convert}: open the input, let the output's {@link TensorFormat}
- * lay it out, check it fits, write it through mappings, commit.
+ * The work of {@link TensorFiles#convert}: open the input, choose its tensors and their shapes by
+ * the rules, let the output's {@link TensorFormat} lay them out, check it fits, write it through
+ * mappings (several files at once where threads and memory allow), commit.
  */
 final class Converter {
     private Converter() {
@@ -34,73 +41,199 @@ final class Converter {
 
     static ConvertReport convert(Path source, Path target, ConvertRules rules, ConvertOptions options)
             throws IOException {
-        TensorFormat format = TensorFormat.ofTarget(target);
+        TensorFormat from = TensorFormat.ofSource(source, options.rawShape());
+        TensorFormat format = TensorFormat.ofTarget(target, from);
         try (Arena mapping = Arena.ofShared()) {
-            TensorSource in = TensorSource.open(source, options.rawShape(), mapping);
-            List<TensorSource.Named> chosen = in.tensors().stream().filter(t -> rules.selects(t.name())).toList();
+            TensorSource in = from.open(source, options.rawShape(), mapping);
+            List<TensorSource.Named> chosen = in.tensors().stream().filter(t -> rules.selects(t.name(), t.shape()))
+                    .toList();
             if (chosen.isEmpty()) {
-                throw new TensorFormatException(source + (rules.selected() == null ? ": has no tensor"
-                        : ": no tensor '" + rules.selected() + "' (it has "
-                        + in.tensors().stream().map(TensorSource.Named::name).toList() + ")"));
+                throw new TensorFormatException(source + (in.tensors().isEmpty() ? ": has no tensor"
+                        : rules.selected() == null ? ": the rules exclude every tensor"
+                        : ": no tensor '" + rules.selected() + "'" + (in.tensors().stream()
+                        .anyMatch(t -> t.name().equals(rules.selected())) ? " that the rules do not exclude" : "")
+                        + " (it has " + in.tensors().stream().map(TensorSource.Named::name).toList() + ")"));
             }
             if (format.holdsOneTensor() && chosen.size() != 1) {
                 throw new IllegalArgumentException("target: " + target + " (" + format + ") holds one tensor and "
                         + source + " has " + chosen.size() + " " + chosen.stream().map(TensorSource.Named::name).toList()
                         + ": choose one, or write .safetensors or a directory");
             }
+            List<OutputFile.Planned> planned = new ArrayList<>();
+            List<ConvertReport.Skipped> skipped = new ArrayList<>();
             for (TensorSource.Named t : chosen) {
-                if (t.quantized() != null && t.quantized().type().quantBlock() == null) {
-                    throw new IllegalArgumentException("tensor '" + t.name() + "' is GGUF " + t.quantized().type()
-                            + ", which Tegula does not dequantize");
+                try {
+                    planned.add(new OutputFile.Planned(t, format.stored(t.name(), target(t, rules))));
+                } catch (IllegalArgumentException e) {
+                    if (!options.skipUnsupported()) {
+                        throw e;
+                    }
+                    skipped.add(new ConvertReport.Skipped(t.name(), e.getMessage()));
                 }
             }
-            List<OutputFile> files = format.plan(target, chosen, rules, new LinkedHashMap<>(in.metadata()));
-            long data = 0;
-            long total = 0;
-            for (OutputFile f : files) {
-                data = Math.addExact(data, f.dataBytes());
-                total = Math.addExact(total, Math.addExact(f.header().length, f.dataBytes()));
+            if (planned.isEmpty()) {
+                throw new IllegalArgumentException(source + ": no tensor can be written as the rules ask, so none"
+                        + " is: " + skipped.getFirst().reason());
             }
-            checkSpace(target, total);
+            List<String> unused = rules.unused(in.tensors(), chosen);
+            if (format == TensorFormat.SAFETENSORS_CHECKPOINT) {
+                try (AtomicDirectory dir = AtomicDirectory.create(target)) {
+                    List<OutputFile> files = format.plan(dir.temporary(), planned, in);
+                    long copies = 0;
+                    for (Path p : in.checkpoint().otherFiles()) {
+                        copies = Math.addExact(copies, Files.size(p));
+                    }
+                    checkSpace(target, Math.addExact(total(files), copies));
+                    List<ConvertReport.Tensor> written = write(files, options, progress(files, options));
+                    List<Path> copied = new ArrayList<>();
+                    for (Path p : in.checkpoint().otherFiles()) {
+                        copied.add(dir.copy(p));
+                    }
+                    dir.commit();
+                    return new ConvertReport(target, format, written, data(files), skipped, unused, copied);
+                }
+            }
+            List<OutputFile> files = format.plan(target, planned, in);
+            checkSpace(target, total(files));
             for (OutputFile f : files) {
                 if (!f.path().equals(target)) {
                     Files.createDirectories(f.path().getParent());   // a format that writes files under the target
                 }
             }
-            return new ConvertReport(target, format, write(files, options, new Progress(options.progress(), data)), data);
+            return new ConvertReport(target, format, write(files, options, progress(files, options)), data(files), skipped,
+                    unused, List.of());
         } catch (ArithmeticException e) {
             throw new IllegalArgumentException("target: the output would be larger than " + Long.MAX_VALUE + " bytes", e);
         }
     }
 
+    /** {@return the shape the rules give tensor {@code t}} @throws IllegalArgumentException if it cannot be read or the rules do not fit it */
+    private static ArrayShape target(TensorSource.Named t, ConvertRules rules) {
+        if (t.quantized() != null && t.quantized().type().quantBlock() == null) {
+            throw new IllegalArgumentException("tensor '" + t.name() + "' is GGUF " + t.quantized().type()
+                    + ", which Tegula does not dequantize");
+        }
+        return rules.target(t.name(), t.shape());
+    }
+
+    private static long data(List<OutputFile> files) {
+        long n = 0;
+        for (OutputFile f : files) {
+            n = Math.addExact(n, f.dataBytes());
+        }
+        return n;
+    }
+
+    private static long total(List<OutputFile> files) {
+        long n = 0;
+        for (OutputFile f : files) {
+            n = Math.addExact(n, Math.addExact(f.header().length, f.dataBytes()));
+        }
+        return n;
+    }
+
+    private static Progress progress(List<OutputFile> files, ConvertOptions options) {
+        return new Progress(options.progress(), data(files));
+    }
+
+    /** Bytes of the memory budget one file written beside others needs at least. */
+    static final long FILE_MEMORY = 64L << 20;
+
     /**
      * Writes each file to a temporary next to it (reserved on disk first, its header, then its
      * tensors) and renames them all over their targets once every one is complete; on any failure
-     * the temporaries are deleted and the targets left as they were.
+     * the temporaries are deleted and the targets left as they were. Several files (a checkpoint's
+     * shards) are written at once where the threads and the memory budget allow, sharing both.
      */
     private static List<ConvertReport.Tensor> write(List<OutputFile> files, ConvertOptions options, Progress progress)
             throws IOException {
-        List<AtomicFile> written = new ArrayList<>();
-        List<ConvertReport.Tensor> done = new ArrayList<>();
+        long withData = files.stream().filter(f -> f.dataBytes() > 0).count();
+        int atOnce = (int) Math.max(1, Math.min(Math.min(withData, options.parallelism()),
+                options.memoryBytes() / FILE_MEMORY));
+        ConvertOptions each = atOnce == 1 ? options : options.withMemory(options.memoryBytes() / atOnce)
+                .withParallelism(Math.max(1, options.parallelism() / atOnce));
+        AtomicFile[] out = new AtomicFile[files.size()];
+        List<List<ConvertReport.Tensor>> done = new ArrayList<>(Collections.nCopies(files.size(), List.of()));
         try {
-            for (OutputFile f : files) {
-                AtomicFile out = AtomicFile.create(f.path());
-                written.add(out);
-                try (NativeFiles.Descriptor fd = NativeFiles.open(out.temporary(), true)) {
-                    MappedFiles.writeFully(out.channel(), f.header());
-                    NativeFiles.reserve(fd, 0, f.header().length + f.dataBytes(), f.path().toString());
-                    done.addAll(writeAll(out.channel(), fd, f.header().length, f.tensors(), options, progress));
+            if (atOnce == 1) {
+                for (int i = 0; i < files.size(); i++) {
+                    done.set(i, writeFile(files.get(i), out, i, each, progress));
                 }
+            } else {
+                writeAtOnce(files, atOnce, out, done, each, progress);
             }
-            for (AtomicFile f : written) {
+            for (AtomicFile f : out) {
                 f.commit();
             }
         } finally {
-            for (AtomicFile f : written) {
-                f.close();
+            for (AtomicFile f : out) {
+                if (f != null) {
+                    f.close();
+                }
             }
         }
-        return done;
+        return done.stream().flatMap(List::stream).toList();
+    }
+
+    /** Writes one file to its temporary, which it puts in {@code out[i]} (closed or committed by the caller). */
+    private static List<ConvertReport.Tensor> writeFile(OutputFile f, AtomicFile[] out, int i, ConvertOptions options,
+                                                        Progress progress) throws IOException {
+        AtomicFile file = AtomicFile.create(f.path());
+        out[i] = file;
+        try (NativeFiles.Descriptor fd = NativeFiles.open(file.temporary(), true)) {
+            MappedFiles.writeFully(file.channel(), f.header());
+            NativeFiles.reserve(fd, 0, f.header().length + f.dataBytes(), f.path().toString());
+            return writeAll(file.channel(), fd, f.header().length, f.tensors(), options, progress);
+        }
+    }
+
+    /**
+     * Writes the files on {@code atOnce} threads of their own; the first failure stops the others
+     * at their next band and is thrown once every thread has returned.
+     */
+    private static void writeAtOnce(List<OutputFile> files, int atOnce, AtomicFile[] out,
+                                    List<List<ConvertReport.Tensor>> done, ConvertOptions each, Progress progress)
+            throws IOException {
+        Throwable failure = null;
+        try (ExecutorService pool = Executors.newFixedThreadPool(atOnce, r -> {
+            Thread t = new Thread(r, "tegula-convert-file");
+            t.setDaemon(true);
+            return t;
+        })) {
+            CompletionService<Integer> cs = new ExecutorCompletionService<>(pool);
+            List<List<ConvertReport.Tensor>> results = Collections.synchronizedList(done);
+            for (int i = 0; i < files.size(); i++) {
+                int k = i;
+                cs.submit(() -> {
+                    results.set(k, writeFile(files.get(k), out, k, each, progress));
+                    return k;
+                });
+            }
+            for (int i = 0; i < files.size(); i++) {
+                try {
+                    cs.take().get();
+                } catch (ExecutionException e) {
+                    if (failure == null) {
+                        failure = e.getCause();
+                        progress.stop();
+                    } else if (!(e.getCause() instanceof CancellationException)) {
+                        failure.addSuppressed(e.getCause());
+                    }
+                } catch (InterruptedException e) {
+                    progress.stop();
+                    Thread.currentThread().interrupt();
+                    failure = new java.io.InterruptedIOException("interrupted while converting");
+                    break;
+                }
+            }
+        }
+        switch (failure) {
+            case null -> { }
+            case IOException io -> throw io;
+            case RuntimeException r -> throw r;
+            case Error err -> throw err;
+            default -> throw new IllegalStateException(failure);
+        }
     }
 
     /**
@@ -276,13 +409,22 @@ final class Converter {
         private final ConvertProgress listener;
         private final long total;
         private long done;
+        private volatile boolean stopped;
 
         Progress(ConvertProgress listener, long total) {
             this.listener = listener;
             this.total = total;
         }
 
+        /** Makes every later {@link #add} throw: another file of the conversion failed. */
+        void stop() {
+            stopped = true;
+        }
+
         synchronized void add(String tensor, long bytes) {
+            if (stopped) {
+                throw new CancellationException("stopped: another file of the conversion failed");
+            }
             done += bytes;
             listener.update(tensor, Math.min(done, total), total);
         }

@@ -29,13 +29,18 @@ public final class GgufFormat extends TensorFormat {
         List<TensorSource.Named> out = new ArrayList<>();
         for (GgufTensor t : Gguf.open(path, arena).tensors()) {
             out.add(t.type().elementType() != null ? new TensorSource.Named(t.name(), t.array())
-                    : new TensorSource.Named(t.name(), null, t));
+                    : new TensorSource.Named(t.name(), null, t, null));
         }
         return new TensorSource(this, out, Map.of());
     }
 
     @Override
-    List<OutputFile> plan(Path target, List<TensorSource.Named> tensors, ConvertRules rules, Map<String, String> metadata) {
+    ArrayShape stored(String name, ArrayShape to) {
+        throw new IllegalArgumentException("target: convert does not write GGUF files");
+    }
+
+    @Override
+    List<OutputFile> plan(Path target, List<OutputFile.Planned> tensors, TensorSource source) {
         throw new IllegalArgumentException("target: convert does not write GGUF files (" + target + ")");
     }
 

@@ -38,13 +38,16 @@ public final class NpyDirectoryFormat extends TensorFormat {
     }
 
     @Override
-    List<OutputFile> plan(Path dir, List<TensorSource.Named> tensors, ConvertRules rules, Map<String, String> metadata) {
+    ArrayShape stored(String name, ArrayShape to) {
+        checkFileName(name);
+        return NPY.stored(name, to);
+    }
+
+    @Override
+    List<OutputFile> plan(Path dir, List<OutputFile.Planned> tensors, TensorSource source) {
         List<OutputFile> out = new ArrayList<>();
-        for (TensorSource.Named t : tensors) {
-            ArrayShape to = rules.target(t.name(), t.shape());
-            byte[] header = NpyFormat.header(t.name(), to);
-            checkFileName(t.name());
-            out.add(OutputFile.of(dir.resolve(t.name() + ".npy"), header, t, to));
+        for (OutputFile.Planned t : tensors) {
+            out.add(OutputFile.of(dir.resolve(t.name() + ".npy"), NpyFormat.header(t.name(), t.to()), t));
         }
         return out;
     }

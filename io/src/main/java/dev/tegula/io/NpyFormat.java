@@ -26,10 +26,15 @@ public final class NpyFormat extends TensorFormat {
     }
 
     @Override
-    List<OutputFile> plan(Path target, List<TensorSource.Named> tensors, ConvertRules rules, Map<String, String> metadata) {
-        TensorSource.Named t = tensors.getFirst();
-        ArrayShape to = rules.target(t.name(), t.shape());
-        return List.of(OutputFile.of(target, header(t.name(), to), t, to));
+    ArrayShape stored(String name, ArrayShape to) {
+        header(name, to);
+        return to;
+    }
+
+    @Override
+    List<OutputFile> plan(Path target, List<OutputFile.Planned> tensors, TensorSource source) {
+        OutputFile.Planned t = tensors.getFirst();
+        return List.of(OutputFile.of(target, header(t.name(), t.to()), t));
     }
 
     /** {@return the {@code .npy} header of tensor {@code name} written in {@code to}} @throws IllegalArgumentException naming the tensor */

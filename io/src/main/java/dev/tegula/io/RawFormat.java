@@ -35,9 +35,13 @@ public final class RawFormat extends TensorFormat {
     }
 
     @Override
-    List<OutputFile> plan(Path target, List<TensorSource.Named> tensors, ConvertRules rules, Map<String, String> metadata) {
-        TensorSource.Named t = tensors.getFirst();
-        return List.of(OutputFile.of(target, new byte[0], t, rules.target(t.name(), t.shape())));
+    ArrayShape stored(String name, ArrayShape to) {
+        return to;
+    }
+
+    @Override
+    List<OutputFile> plan(Path target, List<OutputFile.Planned> tensors, TensorSource source) {
+        return List.of(OutputFile.of(target, new byte[0], tensors.getFirst()));
     }
 
     @Override

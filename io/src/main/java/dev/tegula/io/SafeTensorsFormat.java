@@ -23,8 +23,8 @@ import java.util.SequencedMap;
  * {@link SafeTensors}: every tensor and the {@code __metadata__} strings. Convert writes a
  * row-major tensor as the format stores it, any other (tiled, permuted, padded) as a {@code U8}
  * tensor of its buffer with its full shape text in the metadata under {@code tegula.shape.NAME},
- * which it reads back. Recognised by the name {@code *.safetensors} or by a header length followed
- * by <code>{</code>.
+ * which {@link TensorFiles#read}, {@link TensorFiles#readAs} and convert read back. Recognised by
+ * the name {@code *.safetensors} or by a header length followed by <code>{</code>.
  */
 public final class SafeTensorsFormat extends TensorFormat {
     /** Metadata key prefix under which convert records a layout the format cannot express. */
@@ -37,23 +37,44 @@ public final class SafeTensorsFormat extends TensorFormat {
     @Override
     TensorSource open(Path path, ArrayShape rawShape, Arena arena) throws IOException {
         SafeTensorsFile file = SafeTensors.open(path, arena);
+        return new TensorSource(this, tensors(path, file, null), plainMetadata(file.header()));
+    }
+
+    /** {@return the metadata of a file without the keys convert records shapes under} */
+    static Map<String, String> plainMetadata(SafeTensorsHeader header) {
         Map<String, String> meta = new LinkedHashMap<>();
-        Map<String, String> all = file.header().metadata();
-        for (Map.Entry<String, String> e : all.entrySet()) {
+        for (Map.Entry<String, String> e : header.metadata().entrySet()) {
             if (!e.getKey().startsWith(SHAPE_KEY)) {
                 meta.put(e.getKey(), e.getValue());
             }
         }
+        return meta;
+    }
+
+    /** {@return the tensors of a mapped file, each in the shape its metadata records, if any} */
+    static List<TensorSource.Named> tensors(Path path, SafeTensorsFile file, String shard) throws TensorFormatException {
         List<TensorSource.Named> out = new ArrayList<>();
+        Map<String, String> all = file.header().metadata();
         for (Map.Entry<String, Array> e : file.tensors().entrySet()) {
             String text = all.get(SHAPE_KEY + e.getKey());
-            Array a = e.getValue();
-            if (text != null) {
-                a = laidOut(path, e.getKey(), a, text);
-            }
-            out.add(new TensorSource.Named(e.getKey(), a));
+            Array a = text == null ? e.getValue() : laidOut(path, e.getKey(), e.getValue(), text);
+            out.add(new TensorSource.Named(e.getKey(), a, null, shard));
         }
-        return new TensorSource(this, out, meta);
+        return out;
+    }
+
+    /**
+     * {@return tensor {@code name} of the file at {@code path}, mapped into {@code arena}, in the
+     * shape convert recorded for it in the metadata (a tiled tensor stored as {@code U8}), else as
+     * stored}
+     *
+     * @throws TensorFormatException if the file is malformed, has no such tensor, or its recorded shape does not fit
+     */
+    static Array tensor(Path path, String name, Arena arena) throws IOException {
+        SafeTensorsFile file = SafeTensors.open(path, arena);
+        Array a = file.tensor(name);
+        String text = file.header().metadata().get(SHAPE_KEY + name);
+        return text == null ? a : laidOut(path, name, a, text);
     }
 
     /** A U8 tensor whose metadata gives the shape and layout its bytes are in. */
@@ -76,39 +97,72 @@ public final class SafeTensorsFormat extends TensorFormat {
         return Array.wrap(bytes.segment(), shape).asReadOnly();
     }
 
+    /**
+     * A row-major tensor is stored as the format stores it ({@code f4}: packed two to a byte);
+     * any other layout as a {@code U8} tensor of its buffer.
+     */
     @Override
-    List<OutputFile> plan(Path target, List<TensorSource.Named> tensors, ConvertRules rules, Map<String, String> metadata) {
+    ArrayShape stored(String name, ArrayShape to) {
+        ArrayShape plain = ArrayShape.of(to.elementType(), to.dimensions());
+        if (!to.equals(plain)) {
+            return to;
+        }
+        SafeTensorsHeader.Entry natural;
+        try {
+            natural = natural(name, to);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("tensor '" + name + "': " + e.getMessage(), e);
+        }
+        if (natural.byteSize() != natural.shape().bufferSize()) {
+            throw new IllegalArgumentException("tensor '" + name + "': convert does not write packed "
+                    + natural.dtype() + " tensors yet; choose another --type");
+        }
+        return natural.shape();
+    }
+
+    /** {@return the entry of a tensor of {@code to}'s type and dimensions in a file} @throws IllegalArgumentException if the type has no dtype */
+    private static SafeTensorsHeader.Entry natural(String name, ArrayShape to) {
+        SequencedMap<String, ArrayShape> one = new LinkedHashMap<>();
+        one.put(name, to);
+        return SafeTensorsHeader.of(one, Map.of()).tensors().getFirst();
+    }
+
+    /** {@return true if a tensor of shape {@code to} is stored as the format stores it, not as U8 bytes} */
+    private static boolean storedAsItself(String name, ArrayShape to) {
+        try {
+            return to.equals(natural(name, to).shape());
+        } catch (IllegalArgumentException e) {
+            return false;   // a type without a dtype: its bytes
+        }
+    }
+
+    @Override
+    List<OutputFile> plan(Path target, List<OutputFile.Planned> tensors, TensorSource source) {
+        return List.of(file(target, tensors, new LinkedHashMap<>(source.metadata())));
+    }
+
+    /**
+     * {@return a safetensors file of these tensors and metadata}: each tensor in its stored shape,
+     * or as {@code U8} bytes with the shape under {@code tegula.shape.NAME} in the metadata
+     */
+    static OutputFile file(Path target, List<OutputFile.Planned> tensors, Map<String, String> metadata) {
         SequencedMap<String, ArrayShape> stored = new LinkedHashMap<>();
-        List<ArrayShape> shapes = new ArrayList<>();
-        for (TensorSource.Named t : tensors) {
-            ArrayShape to = rules.target(t.name(), t.shape());
-            ArrayShape plain = ArrayShape.of(to.elementType(), to.dimensions());
-            SequencedMap<String, ArrayShape> one = new LinkedHashMap<>();
-            one.put(t.name(), plain);
-            SafeTensorsHeader.Entry natural = SafeTensorsHeader.of(one, Map.of()).tensors().getFirst();
-            if (natural.byteSize() != natural.shape().bufferSize()) {
-                throw new IllegalArgumentException("tensor '" + t.name() + "': convert does not write packed "
-                        + natural.dtype() + " tensors yet; choose another --type");
-            }
-            if (to.equals(plain)) {
-                to = natural.shape();   // row-major as the file holds it (f4: packed two to a byte)
-            }
-            if (to.equals(natural.shape())) {
-                stored.put(t.name(), to);
+        for (OutputFile.Planned t : tensors) {
+            if (storedAsItself(t.name(), t.to())) {
+                stored.put(t.name(), t.to());
                 metadata.remove(SHAPE_KEY + t.name());
             } else {
-                stored.put(t.name(), ArrayShape.of(ElementType.U8, to.bufferSize()));
-                metadata.put(SHAPE_KEY + t.name(), to.toString());
+                stored.put(t.name(), ArrayShape.of(ElementType.U8, t.to().bufferSize()));
+                metadata.put(SHAPE_KEY + t.name(), t.to().toString());
             }
-            shapes.add(to);
         }
         SafeTensorsHeader h = SafeTensorsHeader.of(stored, metadata);
         List<OutputFile.Region> regions = new ArrayList<>();
         for (int i = 0; i < tensors.size(); i++) {
             SafeTensorsHeader.Entry e = h.tensors().get(i);
-            regions.add(new OutputFile.Region(tensors.get(i), shapes.get(i), e.begin(), e.byteSize()));
+            regions.add(new OutputFile.Region(tensors.get(i).source(), tensors.get(i).to(), e.begin(), e.byteSize()));
         }
-        return List.of(new OutputFile(target, h.toBytes(), regions));
+        return new OutputFile(target, h.toBytes(), regions);
     }
 
     @Override

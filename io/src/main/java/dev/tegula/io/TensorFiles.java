@@ -30,13 +30,14 @@ public final class TensorFiles {
     }
 
     /**
-     * {@return the tensor {@code name} of a safetensors or GGUF file (or the array of an {@code .npy} file,
-     * {@code name} ignored) as a new array in {@code layout}, allocated from {@code arena}}
-     * The file is read in the format {@link TensorFormat#ofSource} gives it: by its name, else by its
-     * first bytes (a GGUF block-quantized tensor is dequantized to f32 in the same pass; see
-     * {@link Gguf}).
+     * {@return the tensor {@code name} of a safetensors or GGUF file or of a checkpoint directory
+     * (or the array of an {@code .npy} file, {@code name} ignored) as a new array in {@code layout},
+     * allocated from {@code arena}} The file is read in the format {@link TensorFormat#ofSource}
+     * gives it, and the tensor as {@link #read(Path, String, Arena)} reads it (a GGUF
+     * block-quantized tensor is dequantized to f32 in the same pass; see {@link Gguf}).
      *
-     * @param name   the tensor's name in a safetensors or GGUF file; may be null for {@code .npy}
+     * @param path   the file; or a checkpoint's directory or index file
+     * @param name   the tensor's name in a safetensors or GGUF file or a checkpoint; may be null for {@code .npy}
      * @param layout the target layout (its rank must match the tensor's)
      * @throws dev.tegula.io.TensorFormatException if the file is malformed or has no such tensor
      * @throws IllegalArgumentException                if the layout does not fit the tensor's shape
@@ -85,8 +86,19 @@ public final class TensorFiles {
     }
 
     /**
-     * {@return the tensor as the file holds it, mapped into {@code arena} where possible} (a GGUF
-     * block-quantized tensor: dequantized into a new f32 row-major array from {@code arena})
+     * {@return the tensor as the file holds it, mapped into {@code arena} where possible} A
+     * safetensors tensor that {@link #convert} wrote as {@code U8} bytes (tiled, permuted, packed
+     * {@code E(n)}, or of a type the format has no dtype for) comes back in the full shape convert
+     * recorded for it ({@code tegula.shape.NAME} in the file's metadata); in a checkpoint (its
+     * directory or index file) the tensor is read from the shard that holds it. A GGUF
+     * block-quantized tensor is dequantized into a new f32 row-major array from {@code arena}.
+     *
+     * @param path  the file; or a checkpoint's directory or index file
+     * @param name  the tensor's name; may be null for {@code .npy}
+     * @throws dev.tegula.io.TensorFormatException if the file is malformed, has no such tensor, or
+     *                                             the shape recorded for it does not fit its bytes
+     * @throws IllegalArgumentException                if {@code name} is null for a file of several tensors,
+     *                                                 or {@code path} is a directory of {@code .npy} files
      */
     public static Array read(Path path, String name, Arena arena) throws IOException {
         return read(TensorFormat.ofSource(path, null), path, name, arena);
@@ -95,8 +107,10 @@ public final class TensorFiles {
     private static Array read(TensorFormat format, Path path, String name, Arena arena) throws IOException {
         return switch (format) {
             case NpyFormat f -> Npy.read(path, arena);
-            case GgufFormat f -> Gguf.read(path, needName(name, "a GGUF"), arena);
-            case SafeTensorsFormat f -> SafeTensors.read(path, needName(name, "a safetensors"), arena);
+            case GgufFormat f -> Gguf.read(path, needName(name, "a GGUF file"), arena);
+            case SafeTensorsFormat f -> SafeTensorsFormat.tensor(path, needName(name, "a safetensors file"), arena);
+            case SafeTensorsCheckpointFormat f -> SafeTensorsCheckpointFormat.tensor(path, needName(name, "a checkpoint"),
+                    arena);
             case NpyDirectoryFormat f -> throw new IllegalArgumentException("path: " + path + " is a directory; read one"
                     + " of its .npy files");
             case RawFormat f -> throw new AssertionError(f);   // only given a raw shape
@@ -105,7 +119,7 @@ public final class TensorFiles {
 
     private static String needName(String name, String file) {
         if (name == null) {
-            throw new IllegalArgumentException("name: " + file + " file needs a tensor name");
+            throw new IllegalArgumentException("name: " + file + " needs a tensor name");
         }
         return name;
     }
@@ -117,7 +131,9 @@ public final class TensorFiles {
      * ({@link ConvertOptions#memoryBytes()} sizes the bands); no anonymous buffer of a tensor's
      * size is allocated, so files larger than memory convert (the page cache is the kernel's).
      *
-     * <p><b>Input</b>, in the format {@link TensorFormat#ofSource} gives it: a directory of
+     * <p><b>Input</b>, in the format {@link TensorFormat#ofSource} gives it: a checkpoint
+     * directory as Hugging Face tools save it, or its {@code *.safetensors.index.json} (the tensors
+     * of every shard; see {@link dev.tegula.io.safetensors.SafeTensorsCheckpoint}), a directory of
      * {@code .npy} files (one tensor each, named by the file's stem), an {@code .npy} file, a raw
      * buffer when {@link ConvertOptions#rawShape()} gives its full shape, a GGUF file (plain
      * tensors copied from the mapping, block-quantized ones dequantized straight into the output in
@@ -125,32 +141,46 @@ public final class TensorFiles {
      * GGUF metadata is not carried over), or a safetensors file (every tensor, its
      * {@code __metadata__} kept).
      *
-     * <p><b>Output</b>, in the format {@link TensorFormat#ofTarget} gives {@code target}'s name
-     * (the report says which): an existing directory gets one {@code NAME.npy} per tensor;
+     * <p><b>Output</b>, in the format {@link TensorFormat#ofTarget(Path, TensorFormat)} gives
+     * {@code target} (the report says which): from a checkpoint, a new (or empty) directory gets a
+     * checkpoint: each shard converted under its own name, a new index whose {@code weight_map} and
+     * {@code total_size} are those of what was written, and the other files of the input's
+     * directory (config, tokenizer) copied unchanged ({@link SafeTensorsCheckpointFormat}); an
+     * existing directory gets one {@code NAME.npy} per tensor;
      * {@code .npy} one NumPy file (one tensor, row- or column-major); {@code .safetensors} every
-     * tensor, row-major ones as the format stores them, others (tiled, permuted, padded) as {@code U8} tensors of their buffer with their full
-     * shape text in {@code __metadata__} under {@code tegula.shape.NAME}, which this method reads
-     * back; a few extensions of other formats ({@code .gguf}, {@code .pt}, {@code .npz}, ...) are
+     * tensor, row-major ones as the format stores them, others (tiled, permuted, padded) as
+     * {@code U8} tensors of their buffer with their full shape text in {@code __metadata__} under
+     * {@code tegula.shape.NAME}, which this method and {@link #read} read back; a few extensions of other formats ({@code .gguf}, {@code .pt}, {@code .npz}, ...) are
      * refused; any other name gets the raw buffer of one tensor in its layout (tiles and padding
      * included, {@code bufferSize} bytes).
      *
+     * <p><b>Rules</b> choose the tensors written and their shapes ({@link ConvertRules}). A tensor
+     * that cannot be written as they ask fails the conversion, or, with
+     * {@link ConvertOptions#skipUnsupported()}, is left out and named in the report; a rule that
+     * decides nothing is named in the report too.
+     *
      * <p><b>Safety</b>: the output is written to a temporary file next to it, reserved on disk
      * first where the OS allows ({@code fallocate}), forced and renamed over the target only when
-     * complete (a directory: each file so, all renamed at the end). Any failure, or the JVM shutting
-     * down (Ctrl-C), deletes the temporaries and leaves an existing target as it was. An output
-     * larger than the free space of the target's file system is refused before anything is written.
+     * complete (a directory of {@code .npy} files: each file so, all renamed at the end; a
+     * checkpoint: a temporary directory, renamed to the target when every file in it is complete).
+     * Any failure, or the JVM shutting down (Ctrl-C), deletes the temporaries and leaves an existing
+     * target as it was, and no new directory. An output larger than the free space of the target's
+     * file system is refused before anything is written.
      *
      * <p>Returns when the output is complete. When {@link ConvertOptions#parallelism()} is over 1,
      * large bands are shared with the common fork-join pool and tensors under 2 MiB are written
-     * several at once on it; the progress listener is called one call at a time (see
-     * {@link ConvertProgress}).
+     * several at once on it, and the files of a checkpoint are written several at once (as many as
+     * the threads allow and the memory budget holds at 64 MiB each, the budget shared between
+     * them); the progress listener is called one call at a time (see {@link ConvertProgress}).
      *
      * @return what was written: per tensor its shapes, bands and source passes
      * @throws TensorFormatException    if the source is malformed or has no tensor the rules select
      * @throws IllegalArgumentException if a rule does not fit a tensor, the output format cannot hold
      *                                  a tensor (a tiled layout in {@code .npy}, two tensors in a raw
      *                                  file), or the extension names a format convert does not write
-     * @throws IOException              if a file cannot be read or written, or the disk has no room
+     * @throws IOException              if a file cannot be read or written, the disk has no room, or
+     *                                  a checkpoint's target exists and is a file or a directory that
+     *                                  is not empty
      */
     public static ConvertReport convert(Path source, Path target, ConvertRules rules, ConvertOptions options)
             throws IOException {

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 
 /**
  * A conversion run in a child JVM by {@link ConvertInterruptTest}: converts {@code args[0]} to
- * {@code args[1]} in tiles with a 1 MiB budget, prints {@code started} after the first band and
+ * {@code args[1]} (its matrices in tiles) with a 1 MiB budget, prints {@code started} after the first band and
  * then slows down (100 ms a band) so that the parent can kill it part-way; with a third argument
  * {@code fast}, at full speed (for {@link ConvertMemoryTest}).
  */
@@ -30,7 +30,7 @@ public final class ConvertChild {
                 Thread.currentThread().interrupt();
             }
         };
-        TensorFiles.convert(Path.of(args[0]), Path.of(args[1]), ConvertRules.all().layout("*", tiled.layout()),
+        TensorFiles.convert(Path.of(args[0]), Path.of(args[1]), ConvertRules.all().layout("rank2:*", tiled.layout()),
                 ConvertOptions.defaults().withMemory(1L << 20).withProgress(slow));
         System.out.println("finished");
     }

@@ -21,7 +21,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A conversion killed part-way (SIGTERM, as Ctrl-C's shutdown) leaves the old target and no temporary. */
+/**
+ * A conversion killed part-way (SIGTERM, as Ctrl-C's shutdown) leaves the old target and no
+ * temporary; a checkpoint's, no directory at all.
+ */
 class ConvertInterruptTest {
     @TempDir
     Path dir;
@@ -36,6 +39,22 @@ class ConvertInterruptTest {
         }
         Path out = dir.resolve("keep.bin");
         Files.writeString(out, "old contents");
+        killPartWay(in, out);
+        assertEquals("old contents", Files.readString(out));
+        assertNoTemporaries();
+    }
+
+    @Test
+    void aCheckpointKilledPartWayLeavesNoDirectoryAndNoTemporary() throws Exception {
+        Path in = IoFixtures.checkpoint("tiny-llama", dir);
+        Path out = dir.resolve("tiny-llama-tiled");
+        killPartWay(in, out);
+        assertTrue(Files.notExists(out), out + " was left");
+        assertNoTemporaries();
+    }
+
+    /** Starts a child converting {@code in} to {@code out} slowly and sends it SIGTERM once it has written a band. */
+    private void killPartWay(Path in, Path out) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process p = new ProcessBuilder(java, "--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
                 "-cp", System.getProperty("java.class.path"), ConvertChild.class.getName(), in.toString(), out.toString())
@@ -59,10 +78,9 @@ class ConvertInterruptTest {
             p.destroyForcibly();
         }
         assertNotEquals(0, p.exitValue());
-        assertEquals("old contents", Files.readString(out));
-        try (Stream<Path> s = Files.list(dir)) {
-            List<Path> left = s.filter(f -> f.getFileName().toString().endsWith(".tmp")).toList();
-            assertTrue(left.isEmpty(), "temporaries left: " + left);
-        }
+    }
+
+    private void assertNoTemporaries() throws IOException {
+        IoFixtures.assertNoTemporaries(dir);
     }
 }

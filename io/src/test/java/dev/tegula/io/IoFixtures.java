@@ -2,16 +2,22 @@ package dev.tegula.io;
 
 import dev.tegula.ffm.Array;
 import dev.tegula.io.internal.FileMagic;
+import dev.tegula.io.internal.HeaderText;
+import dev.tegula.io.internal.Json;
 import dev.tegula.io.npy.Npy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
 import java.lang.foreign.Arena;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 
 /** Fixture bytes and hand-made files shared by the io tests of every format package. */
 public final class IoFixtures {
@@ -58,6 +64,39 @@ public final class IoFixtures {
         }
     }
 
+    /**
+     * {@return a copy, in {@code dir}, of the committed checkpoint fixture {@code checkpoint/NAME}
+     * (made by transformers' save_pretrained; see checkpoint/make_checkpoints.py)}
+     */
+    public static Path checkpoint(String name, Path dir) {
+        try {
+            Path from = Path.of(IoFixtures.class.getResource("checkpoint/" + name).toURI());
+            Path to = Files.createDirectories(dir.resolve(name));
+            try (Stream<Path> files = Files.list(from)) {
+                for (Path f : files.toList()) {
+                    Files.copy(f, to.resolve(f.getFileName().toString()));
+                }
+            }
+            return to;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (URISyntaxException | NullPointerException e) {
+            throw new IllegalStateException("missing fixture checkpoint/" + name, e);
+        }
+    }
+
+    /** {@return what transformers saved in the checkpoint fixtures: checkpoint/expected.json, parsed} */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> checkpointExpectations() {
+        try (InputStream in = IoFixtures.class.getResourceAsStream("checkpoint/expected.json")) {
+            return (Map<String, Object>) Json.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (HeaderText.Malformed e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** {@return gguf-py's dequantization of the fixtures' tensor of block type {@code type} ({@code gguf/ref_TYPE.npy})} */
     public static Array ggufReference(String type, Arena arena) throws IOException {
         return Npy.read(gguf("ref_" + type + ".npy"), arena);
@@ -84,21 +123,21 @@ public final class IoFixtures {
                 .putLong(text.length).put(text).put(data).array();
     }
 
+    /** Asserts that no temporary file or directory ({@code *.tmp}) is left anywhere under {@code dir}. */
+    public static void assertNoTemporaries(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            List<Path> tmp = s.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList();
+            if (!tmp.isEmpty()) {
+                throw new AssertionError("temporaries left: " + tmp);
+            }
+        }
+    }
+
     public static Path write(Path dir, String name, byte[] bytes) {
         try {
             return Files.write(dir.resolve(name), bytes);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    /** Fails naming them if temporaries ({@code *.tmp}, as a failed write must not leave) are under {@code dir}. */
-    public static void assertNoTemporaries(Path dir) throws IOException {
-        try (java.util.stream.Stream<Path> s = Files.walk(dir)) {
-            java.util.List<Path> tmp = s.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList();
-            if (!tmp.isEmpty()) {
-                throw new AssertionError("temporaries left: " + tmp);
-            }
         }
     }
 }

@@ -7,7 +7,7 @@ import dev.tegula.ffm.Array;
 import dev.tegula.ffm.HostMemory;
 import dev.tegula.vector.PlanCache;
 import dev.tegula.vector.Planning;
-import dev.tegula.ffm.internal.MemoryMaps;
+import dev.tegula.bench.MemoryMaps;
 import dev.tegula.vector.Relayout;
 import dev.tegula.vector.RelayoutPlan;
 import dev.tegula.vector.Wisdom;

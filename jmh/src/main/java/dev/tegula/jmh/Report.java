@@ -4,7 +4,7 @@ import dev.tegula.bench.RelayoutCases;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.ffm.HostMemory;
 import dev.tegula.vector.Wisdom;
-import dev.tegula.ffm.internal.MemoryMaps;
+import dev.tegula.bench.MemoryMaps;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

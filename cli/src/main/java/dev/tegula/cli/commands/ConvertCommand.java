@@ -37,24 +37,36 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tegula convert IN [--tensor NAME] [--layout [GLOB=]LAYOUT]... [--type [GLOB=]TYPE]... --out OUT}:
- * tensors of a file relayouted into another file, through {@link TensorFiles#convert} (memory bounded,
- * written whole or not at all). This class adds only the options and the progress bar.
+ * {@code tegula convert IN [--tensor NAME] [--layout [GLOB=]LAYOUT]... [--type [GLOB=]TYPE]...
+ * [--exclude GLOB]... [--skip-unsupported] --out OUT}: tensors of a file or checkpoint relayouted
+ * into another, through {@link TensorFiles#convert} (memory bounded, written whole or not at all).
+ * This class adds only the options, the progress bar and the lines it prints.
  */
 @Command(name = "convert",
         mixinStandardHelpOptions = true,
+        customSynopsis = {"tegula convert [-hV] IN [--tensor=NAME] [--layout=[GLOB=]LAYOUT]...",
+                "                      [--type=[GLOB=]TYPE]... [--exclude=GLOB]...",
+                "                      [--skip-unsupported] [--shape=SHAPE] [--memory=SIZE]",
+                "                      [--progress=WHEN] [--stats] --out=OUT"},
         versionProvider = Main.Version.class,
-        description = {"Convert the tensors of a .safetensors file, an .npy file, a directory of .npy files, a .gguf"
-                + " file (block-quantized tensors dequantized) or a raw buffer (--shape) into layouts and types, file to file, in bounded memory (files larger than"
-                + " memory convert).",
+        description = {"Convert tensor files and whole checkpoints into layouts and types, file to file.",
+                "IN is a checkpoint (a directory of safetensors shards and their index, as Hugging Face tools save"
+                        + " it, or the index), a safetensors, NumPy or GGUF file (block-quantized tensors dequantized),"
+                        + " a directory of NumPy files or a raw buffer (--shape). Memory stays bounded: files larger"
+                        + " than memory convert.",
+                "From a checkpoint, OUT is a new (or empty) directory that gets every shard converted, a new index and"
+                        + " the other files (config, tokenizer) copied unchanged; OUT.safetensors or OUT.npy a single file.",
                 "OUT picks the format: OUT.npy a NumPy file (one tensor, row- or column-major); OUT.safetensors every"
                         + " tensor (other layouts kept as U8 buffers, their shape in the metadata); a directory (existing,"
                         + " or OUT ending /) one NAME.npy per tensor; the names of other formats (.gguf, .pt, .npz,"
                         + " ...) are refused; any other OUT the raw device-ready buffer of one tensor (every tile and its"
                         + " padding, bufferSize bytes).",
-                "OUT is written to a temporary file next to it and renamed over it when complete: a failed or"
-                        + " interrupted convert leaves an existing OUT as it was. Prints the full shape text of what"
-                        + " was written (NAME SHAPE per line for several tensors)."},
+                "OUT is written to a temporary file (a checkpoint: directory) next to it and renamed over it when"
+                        + " complete: a failed or interrupted convert leaves an existing OUT as it was. Prints the full"
+                        + " shape text of what was written (NAME SHAPE per line for several tensors); on stderr, a"
+                        + " warning for each rule that decides nothing and each tensor --skip-unsupported left out.",
+                "GLOB matches whole tensor names (* any run, ? one character); rankN:GLOB only those of rank N, e.g."
+                        + " 'rank2:*.weight' (weight matrices, not 1-D norm weights)."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:success", "1:internal error",
                 "2:bad file, unknown tensor, a layout that does not fit, or an output larger than the disk"})
@@ -62,8 +74,8 @@ public final class ConvertCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "IN", description = "a .safetensors, .npy or .gguf file, a directory of .npy"
-            + " files, or a raw buffer (with --shape)")
+    @Parameters(index = "0", paramLabel = "IN", description = "a .safetensors, .npy or .gguf file, a checkpoint"
+            + " directory or its *.safetensors.index.json, a directory of .npy files, or a raw buffer (with --shape)")
     Path in;
 
     @Option(names = "--tensor", paramLabel = "NAME",
@@ -72,14 +84,26 @@ public final class ConvertCommand implements Callable<Integer> {
 
     @Option(names = "--layout", paramLabel = "[GLOB=]LAYOUT",
             description = {"the target layout in XLA text, e.g. '{1,0:T(8,128)(2,1)}', or the full shape text convert"
-                    + " prints; GLOB= limits it to tensors whose names match (* any run, ? one character), e.g."
-                    + " '*.weight={1,0:T(8,128)}'. Repeatable; the first match wins; default row-major."})
+                    + " prints; GLOB= limits it to the tensors it selects, e.g. 'rank2:*.weight={1,0:T(8,128)}'."
+                    + " Repeatable; the first match wins; default row-major."})
     List<String> layouts = new ArrayList<>();
 
     @Option(names = "--type", paramLabel = "[GLOB=]TYPE",
-            description = "convert to this element type, e.g. bf16: every floating-point tensor, or with GLOB= the"
-                    + " tensors whose names match. Repeatable; the first match wins")
+            description = "convert to this element type, e.g. bf16: every floating-point tensor (with --tensor: that"
+                    + " tensor, whatever its type), or with GLOB= the tensors it selects. Repeatable; the first"
+                    + " match wins")
     List<String> types = new ArrayList<>();
+
+    @Option(names = "--exclude", paramLabel = "GLOB",
+            description = "leave out the tensors GLOB selects (a checkpoint's index then does not list them)."
+                    + " Repeatable")
+    List<String> excludes = new ArrayList<>();
+
+    @Option(names = "--skip-unsupported",
+            description = "leave out, and name on stderr, each tensor that cannot be written as the rules ask (a GGUF"
+                    + " type Tegula does not dequantize, a layout that does not fit it, a type the output cannot hold)"
+                    + " instead of stopping")
+    boolean skipUnsupported;
 
     @Option(names = "--shape", paramLabel = "SHAPE",
             description = "read IN as a raw buffer of this full shape, e.g. 'f32[1024,512]{1,0:T(8,128)}' (what"
@@ -107,22 +131,26 @@ public final class ConvertCommand implements Callable<Integer> {
     boolean stats;
 
     @Option(names = "--out", paramLabel = "OUT", required = true,
-            description = "where to write: OUT.npy, OUT.safetensors, a directory, or a raw buffer")
+            description = "where to write: OUT.npy, OUT.safetensors, a directory (from a checkpoint: a checkpoint),"
+                    + " or a raw buffer")
     String out;
 
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
+        Path made = null;
         try {
             Path target = Path.of(out);
             ArrayShape raw = rawShape();
             checkTensorOption(raw);
             ConvertRules rules = rules();
-            if (out.endsWith("/") || out.endsWith(java.io.File.separator)) {
+            if ((out.endsWith("/") || out.endsWith(java.io.File.separator)) && !Files.isDirectory(target)) {
                 Files.createDirectories(target);
+                made = target;
             }
             ConvertOptions options = ConvertOptions.defaults().withMemory(memoryBytes()).withRawShape(raw)
-                    .withF16Overflow(f16Overflow());
+                    .withF16Overflow(f16Overflow())
+                    .withSkipUnsupported(skipUnsupported);
             ProgressBar[] bar = {null};
             long[] last = {0};
             if (showProgress()) {
@@ -139,25 +167,37 @@ public final class ConvertCommand implements Callable<Integer> {
             }
             long start = System.nanoTime();
             ConvertReport report = TensorFiles.convert(in, target, rules, options);
+            made = null;
             if (bar[0] != null) {
                 bar[0].finish();
             }
+            String self = spec.qualifiedName();
+            for (String rule : report.unusedRules()) {
+                err.println(self + ": warning: the rule " + TerminalText.of(rule));
+            }
+            for (ConvertReport.Skipped t : report.skipped()) {
+                err.println(self + ": skipped: " + TerminalText.of(t.reason(), 400));
+            }
             if (stats) {
                 for (ConvertReport.Tensor t : report.tensors()) {
-                    err.println(String.format(Locale.ROOT, "%s: %d bands, source passes %.2f", t.name(), t.bands(),
-                            t.sourcePasses()));
+                    err.println(String.format(Locale.ROOT, "%s: %d bands, source passes %.2f", TerminalText.of(t.name()),
+                            t.bands(), t.sourcePasses()));
                 }
                 err.println(String.format(Locale.ROOT, "%d bytes in %.2f s", report.bytes(),
                         (System.nanoTime() - start) / 1e9));
-                err.flush();
             }
+            err.flush();
             PrintWriter o = spec.commandLine().getOut();
             if (report.tensors().size() == 1) {
                 o.println(report.tensors().getFirst().to());
             } else {
                 for (ConvertReport.Tensor t : report.tensors()) {
-                    o.println(t.name() + " " + t.to());
+                    o.println(TerminalText.of(t.name()) + " " + t.to());
                 }
+            }
+            if (!report.copied().isEmpty()) {
+                o.println("copied unchanged: " + String.join(", ", report.copied().stream()
+                        .map(p -> TerminalText.of(p.getFileName().toString())).toList()));
             }
             o.flush();
             return Main.OK;
@@ -180,6 +220,20 @@ public final class ConvertCommand implements Callable<Integer> {
             throw new BadInputException("cannot read or write: " + e.getMessage());
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());
+        } finally {
+            removeIfEmpty(made);
+        }
+    }
+
+    /** Removes the directory this command made for OUT/ when the conversion left nothing in it. */
+    private static void removeIfEmpty(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            // not empty, or gone: nothing of ours to remove
         }
     }
 
@@ -232,6 +286,18 @@ public final class ConvertCommand implements Callable<Integer> {
         if (tensor != null) {
             rules = rules.only(tensor);
         }
+        try {
+            for (String x : excludes) {
+                rules = rules.exclude(x);
+            }
+            return rules(rules);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(e.getMessage());
+        }
+    }
+
+    private ConvertRules rules(ConvertRules start) {
+        ConvertRules rules = start;
         for (String t : types) {
             int eq = t.lastIndexOf('=');
             String name = t.substring(eq + 1).strip();
@@ -241,7 +307,9 @@ public final class ConvertCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new BadInputException("--type: '" + name + "' is not an element type (e.g. f32, bf16, f16, s8)");
             }
-            rules = eq < 0 ? rules.floatType(type) : rules.type(t.substring(0, eq), type);
+            // with --tensor, an unqualified type is for that one tensor, whatever its type
+            rules = eq >= 0 ? rules.type(t.substring(0, eq), type) : tensor != null ? rules.type("*", type)
+                    : rules.floatType(type);
         }
         for (String l : layouts) {
             int eq = l.lastIndexOf('=');

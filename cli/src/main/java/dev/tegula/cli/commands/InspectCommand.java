@@ -29,7 +29,10 @@ import java.util.concurrent.Callable;
                         + " Tuples and buffers describe their elements.",
                 "Files ending .npy, .safetensors or .gguf (one or more) list their tensors: names, shapes with layouts,"
                         + " dtypes and sizes; a .gguf file also its metadata (long arrays cut) and each tensor's type and"
-                        + " offset. Names and metadata are printed with control characters escaped and values longer than "
+                        + " offset. A checkpoint (a directory of safetensors shards and their index, as Hugging Face"
+                        + " tools save it, or its index file) lists the index's metadata, then every"
+                        + " shard with its tensors, then the other files of the directory."
+                        + " Names and metadata are printed with control characters escaped and values longer than "
                         + TerminalText.MAX_CHARS + " characters cut."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:success", "1:internal error", "2:not a shape, an invalid shape, or a bad tensor file"})
@@ -39,7 +42,7 @@ public final class InspectCommand implements Callable<Integer> {
 
     @Parameters(arity = "1..*", paramLabel = "SHAPE|FILE",
             description = "XLA shape text, e.g. 'bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}' (quote it),"
-                    + " or a .npy / .safetensors / .gguf file")
+                    + " or a .npy / .safetensors / .gguf file, or a checkpoint directory or index")
     List<String> shape;
 
     @Override

@@ -10,6 +10,7 @@ import dev.tegula.io.GgufFormat;
 import dev.tegula.io.NpyDirectoryFormat;
 import dev.tegula.io.NpyFormat;
 import dev.tegula.io.RawFormat;
+import dev.tegula.io.SafeTensorsCheckpointFormat;
 import dev.tegula.io.SafeTensorsFormat;
 import dev.tegula.io.TensorFormat;
 import dev.tegula.io.TensorFormatException;
@@ -20,6 +21,8 @@ import dev.tegula.io.gguf.GgufValue;
 import dev.tegula.io.npy.Npy;
 import dev.tegula.io.npy.NpyHeader;
 import dev.tegula.io.safetensors.SafeTensors;
+import dev.tegula.io.safetensors.SafeTensorsCheckpoint;
+import dev.tegula.io.safetensors.SafeTensorsIndex;
 import dev.tegula.io.safetensors.SafeTensorsHeader;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,15 +33,18 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code tegula inspect FILE}: the tensors of an {@code .npy}, safetensors or GGUF file, with shapes, layouts
- * and sizes. Names and metadata from the file are printed through {@link TerminalText}: control
+ * {@code tegula inspect FILE}: the tensors of an {@code .npy}, safetensors or GGUF file or of a
+ * safetensors checkpoint (directory or index, shard by shard), with shapes, layouts and sizes. Names and metadata from the file are printed through {@link TerminalText}: control
  * characters escaped, long values cut.
  */
 final class TensorFileReport {
     private TensorFileReport() {
     }
 
-    /** {@return true if every word is the name of a tensor file (.npy, .safetensors, .gguf), not shape text} */
+    /**
+     * {@return true if every word is the name of a tensor file (.npy, .safetensors, .gguf, a
+     * checkpoint's .safetensors.index.json) or an existing directory, not shape text}
+     */
     static boolean isTensorFiles(List<String> words) {
         for (String word : words) {
             Path path;
@@ -47,7 +53,8 @@ final class TensorFileReport {
             } catch (InvalidPathException e) {
                 return false;
             }
-            if (TensorFormat.named(path) == null || (word.contains("[") && !Files.exists(path))) {
+            boolean named = TensorFormat.named(path) != null && !(word.contains("[") && !Files.exists(path));
+            if (!named && !Files.isDirectory(path)) {
                 return false;
             }
         }
@@ -56,6 +63,15 @@ final class TensorFileReport {
 
     /** {@return the report} @throws BadInputException naming the file if it is malformed or unreadable */
     static String of(Path path) {
+        if (Files.isDirectory(path) && TensorFormat.ofSource(path, null) == TensorFormat.SAFETENSORS_CHECKPOINT) {
+            try {
+                return checkpoint(path);
+            } catch (TensorFormatException e) {
+                throw new BadInputException("bad tensor file: " + TerminalText.of(e.getMessage(), 400));
+            } catch (IOException e) {
+                throw FileErrors.cannotRead(path, e);
+            }
+        }
         String unreadable = FileErrors.unreadable(path);
         if (unreadable != null) {
             throw new BadInputException("cannot read " + TerminalText.of(path.toString()) + ": " + unreadable);
@@ -65,6 +81,7 @@ final class TensorFileReport {
                 case NpyFormat f -> npy(path);
                 case GgufFormat f -> gguf(path);
                 case SafeTensorsFormat f -> safetensors(path);
+                case SafeTensorsCheckpointFormat f -> checkpoint(path);
                 case NpyDirectoryFormat f -> throw new BadInputException("cannot read " + TerminalText.of(path.toString())
                         + ": is a directory");
                 case RawFormat f -> throw new AssertionError(f);   // only given a raw shape
@@ -100,6 +117,60 @@ final class TensorFileReport {
             total += e.byteSize();
         }
         return b.append("  total ").append(ByteCounts.text(total)).append('\n').toString();
+    }
+
+    /** The widest column of tensor names in a checkpoint's report (longer names push their line on). */
+    private static final int NAME_COLUMN = 56;
+
+    /** A checkpoint: its index's metadata, then each shard with its metadata and tensors, then the other files. */
+    private static String checkpoint(Path path) throws IOException {
+        SafeTensorsCheckpoint c = SafeTensorsCheckpoint.open(path);
+        StringBuilder b = new StringBuilder(TerminalText.of(path.toString())).append(": safetensors checkpoint, ");
+        if (c.index() != null) {
+            b.append("index ").append(TerminalText.of(c.indexFile().getFileName().toString())).append(", ")
+                    .append(c.shards().size()).append(c.shards().size() == 1 ? " shard, " : " shards, ");
+        } else {
+            b.append("one file, ");
+        }
+        b.append(c.tensorCount()).append(c.tensorCount() == 1 ? " tensor\n" : " tensors\n");
+        long total = c.tensorBytes();
+        if (c.index() != null) {
+            for (Map.Entry<String, String> m : c.index().metadata().entrySet()) {
+                b.append("  metadata ").append(TerminalText.of(m.getKey())).append(" = ").append(TerminalText.of(m.getValue()));
+                if (m.getKey().equals(SafeTensorsIndex.TOTAL_SIZE) && c.index().totalSize().orElse(total) != total) {
+                    b.append("  (the shards hold ").append(total).append(')');
+                }
+                b.append('\n');
+            }
+        }
+        int width = 0;
+        for (SafeTensorsHeader h : c.shards().values()) {
+            for (SafeTensorsHeader.Entry e : h.tensors()) {
+                width = Math.max(width, TerminalText.of(e.name()).length());
+            }
+        }
+        width = Math.min(width, NAME_COLUMN);
+        for (Map.Entry<String, SafeTensorsHeader> shard : c.shards().entrySet()) {
+            SafeTensorsHeader h = shard.getValue();
+            long bytes = h.tensors().stream().mapToLong(SafeTensorsHeader.Entry::byteSize).sum();
+            b.append("  ").append(TerminalText.of(shard.getKey())).append(": ").append(h.tensors().size())
+                    .append(h.tensors().size() == 1 ? " tensor, " : " tensors, ").append(ByteCounts.text(bytes))
+                    .append(", data at byte ").append(h.dataOffset()).append('\n');
+            for (Map.Entry<String, String> m : h.metadata().entrySet()) {
+                b.append("    __metadata__ ").append(TerminalText.of(m.getKey())).append(" = ")
+                        .append(TerminalText.of(m.getValue())).append('\n');
+            }
+            for (SafeTensorsHeader.Entry e : h.tensors()) {
+                b.append(String.format("    %-" + width + "s  %-24s %-8s %s%n", TerminalText.of(e.name()), e.shape(),
+                        e.dtype(), ByteCounts.text(e.byteSize())));
+            }
+        }
+        b.append("  total ").append(ByteCounts.text(total)).append('\n');
+        if (!c.otherFiles().isEmpty()) {
+            b.append("  other files: ").append(String.join(", ", c.otherFiles().stream()
+                    .map(p -> TerminalText.of(p.getFileName().toString())).toList())).append('\n');
+        }
+        return b.toString();
     }
 
     /** Metadata arrays are cut after this many items in the report. */

@@ -16,7 +16,6 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A file written whole or not at all. The bytes go to a temporary file in the target's directory
@@ -35,20 +34,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * }
  */
 public final class AtomicFile implements Closeable {
-    private static final Set<Path> LIVE = ConcurrentHashMap.newKeySet();
-
-    static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            for (Path p : LIVE) {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException | RuntimeException ignored) {
-                    // best effort at exit
-                }
-            }
-        }, "tegula-atomic-file-cleanup"));
-    }
-
     private final Path target;
     private final Path temporary;
     private final FileChannel channel;
@@ -76,13 +61,13 @@ public final class AtomicFile implements Closeable {
             throw new NoSuchFileException(target.toString(), null, "no such directory: " + dir);
         }
         Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
-        LIVE.add(tmp);
+        Temporaries.register(tmp);
         try {
             permissions(abs, tmp);
             FileChannel ch = FileChannel.open(tmp, StandardOpenOption.READ, StandardOpenOption.WRITE);
             return new AtomicFile(abs, tmp, ch);
         } catch (IOException | RuntimeException e) {
-            LIVE.remove(tmp);
+            Temporaries.release(tmp);
             Files.deleteIfExists(tmp);
             throw e;
         }
@@ -144,7 +129,7 @@ public final class AtomicFile implements Closeable {
             Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
         }
         done = true;
-        LIVE.remove(temporary);
+        Temporaries.release(temporary);
     }
 
     /** Deletes the temporary unless {@link #commit()} succeeded; the target is then untouched. */
@@ -157,8 +142,7 @@ public final class AtomicFile implements Closeable {
         try {
             channel.close();
         } finally {
-            Files.deleteIfExists(temporary);
-            LIVE.remove(temporary);
+            Temporaries.discard(temporary);
         }
     }
 }

@@ -17,6 +17,9 @@ import java.util.Map;
  * <p>Limits keep a hostile header from costing more than its own size: nesting depth
  * {@value #MAX_DEPTH}, and the input is a {@code String} the caller has already size-checked.
  * Errors are {@link HeaderText.Malformed} with the character offset.
+ *
+ * <p>{@link #quote} and {@link #write} go the other way: JSON text of a string and of the values
+ * the parser gives.
  */
 public final class Json {
     /** The deepest nesting accepted. */
@@ -46,6 +49,67 @@ public final class Json {
             throw p.error("end of input after the value");
         }
         return v;
+    }
+
+    /**
+     * Appends {@code value} as compact JSON text: a {@code Map} as an object (its keys as strings,
+     * in its order), a {@code List} as an array, a {@code String} quoted, numbers and booleans as
+     * Java writes them, {@link #NULL} (or null) as {@code null}.
+     *
+     * @throws IllegalArgumentException if a value is of another type or a non-finite number
+     */
+    public static StringBuilder write(StringBuilder b, Object value) {
+        switch (value) {
+            case null -> b.append("null");
+            case String s -> quote(b, s);
+            case Map<?, ?> m -> {
+                b.append('{');
+                boolean first = true;
+                for (Map.Entry<?, ?> e : m.entrySet()) {
+                    b.append(first ? "" : ",");
+                    quote(b, String.valueOf(e.getKey())).append(':');
+                    write(b, e.getValue());
+                    first = false;
+                }
+                b.append('}');
+            }
+            case List<?> l -> {
+                b.append('[');
+                for (int i = 0; i < l.size(); i++) {
+                    write(b.append(i > 0 ? "," : ""), l.get(i));
+                }
+                b.append(']');
+            }
+            case Double d when !d.isInfinite() && !d.isNaN() -> b.append(d);
+            case Long n -> b.append(n);
+            case Integer n -> b.append(n);
+            case BigInteger n -> b.append(n);
+            case Boolean v -> b.append(v);
+            default -> {
+                if (value != NULL) {
+                    throw new IllegalArgumentException("value: " + value + " (" + value.getClass().getSimpleName()
+                            + ") has no JSON form");
+                }
+                b.append("null");
+            }
+        }
+        return b;
+    }
+
+    /** Appends {@code s} as a JSON string: in quotes, a quote and a backslash escaped with a backslash, control characters as six-character escapes. */
+    public static StringBuilder quote(StringBuilder b, String s) {
+        b.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '\\') {
+                b.append('\\').append(c);
+            } else if (c < 0x20) {
+                b.append(String.format("\\u%04x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.append('"');
     }
 
     private Object value(int depth) throws HeaderText.Malformed {

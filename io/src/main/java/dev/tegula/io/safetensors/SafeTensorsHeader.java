@@ -145,34 +145,19 @@ public record SafeTensorsHeader(Map<String, String> metadata, List<Entry> tensor
             boolean first = true;
             for (Map.Entry<String, String> e : metadata.entrySet()) {
                 json.append(first ? "" : ",");
-                quote(json, e.getKey()).append(':');
-                quote(json, e.getValue());
+                Json.quote(json, e.getKey()).append(':');
+                Json.quote(json, e.getValue());
                 first = false;
             }
             json.append('}');
         }
         for (Entry e : tensors) {
             json.append(json.length() > 1 ? "," : "");
-            quote(json, e.name).append(":{\"dtype\":\"").append(e.dtype).append("\",\"shape\":")
+            Json.quote(json, e.name).append(":{\"dtype\":\"").append(e.dtype).append("\",\"shape\":")
                     .append(Arrays.toString(e.shape.dimensions()).replace(" ", "")).append(",\"data_offsets\":[")
                     .append(e.begin).append(',').append(e.end).append("]}");
         }
         return json.append('}').toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static StringBuilder quote(StringBuilder b, String s) {
-        b.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '"' || c == '\\') {
-                b.append('\\').append(c);
-            } else if (c < 0x20) {
-                b.append(String.format("\\u%04x", (int) c));
-            } else {
-                b.append(c);
-            }
-        }
-        return b.append('"');
     }
 
     /** {@return the validated header of the safetensors file whose bytes are {@code file}} */

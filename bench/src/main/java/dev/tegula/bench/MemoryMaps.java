@@ -1,4 +1,4 @@
-package dev.tegula.ffm.internal;
+package dev.tegula.bench;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -8,8 +8,7 @@ import java.util.List;
 
 /**
  * What the kernel reports about this process's memory mappings ({@code /proc/self/smaps} on Linux),
- * for diagnostics, tests and benchmarks. Stateless and thread-safe. Not API: exported only to
- * Tegula's own modules (the benchmarks read it through the class path).
+ * for Tegula's benchmarks and tests (which pages a buffer got). Stateless and thread-safe.
  */
 public final class MemoryMaps {
     private MemoryMaps() {

@@ -1,0 +1,136 @@
+package dev.tegula.io.internal;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
+
+/**
+ * A directory written whole or not at all. Its files are written into a temporary directory next
+ * to the target ({@code .NAME.RANDOM.tmp}); {@link #commit()} forces the directory to disk and
+ * renames it to the target (atomically where the file system can). {@link #close()} without a
+ * commit deletes the temporary directory and all it holds, so a failure never leaves a half-written
+ * directory, nor an empty one. The target must not exist, or be an empty directory (the rename
+ * replaces it); a temporary directory still there when the JVM shuts down (Ctrl-C) is deleted.
+ *
+ * <p>Not thread-safe as an object (one thread creates, commits and closes it); any number of
+ * threads may write files into {@link #temporary()} in between.
+ */
+public final class AtomicDirectory implements Closeable {
+    private final Path target;
+    private final Path temporary;
+    private boolean done;
+
+    private AtomicDirectory(Path target, Path temporary) {
+        this.target = target;
+        this.temporary = temporary;
+    }
+
+    /**
+     * Creates an empty temporary directory next to {@code target}.
+     *
+     * @throws IOException naming the target when it is a file or a directory that is not empty,
+     *     its parent directory does not exist, or the temporary cannot be created
+     */
+    public static AtomicDirectory create(Path target) throws IOException {
+        Path abs = target.toAbsolutePath();
+        if (Files.exists(abs)) {
+            if (!Files.isDirectory(abs)) {
+                throw new FileAlreadyExistsException(target.toString(), null, "is a file, not a directory");
+            }
+            try (Stream<Path> s = Files.list(abs)) {
+                if (s.findAny().isPresent()) {
+                    throw new FileAlreadyExistsException(target.toString(), null,
+                            "is a directory that is not empty; write to a new or an empty directory");
+                }
+            }
+        }
+        Path dir = abs.getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw new NoSuchFileException(target.toString(), null, "no such directory: " + dir);
+        }
+        for (int attempt = 0; ; attempt++) {
+            Path tmp = dir.resolve("." + abs.getFileName() + "." + Long.toUnsignedString(
+                    ThreadLocalRandom.current().nextLong()) + ".tmp");
+            try {
+                Files.createDirectory(tmp);
+                Temporaries.register(tmp);
+                return new AtomicDirectory(abs, tmp);
+            } catch (FileAlreadyExistsException e) {
+                if (attempt > 100) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** {@return the directory the files go to until {@link #commit()}} */
+    public Path temporary() {
+        return temporary;
+    }
+
+    /**
+     * Copies the file {@code source} (a link followed) into the temporary directory under its own
+     * name and forces it to disk.
+     *
+     * @return where the copy will be once the directory is committed
+     */
+    public Path copy(Path source) throws IOException {
+        String name = source.getFileName().toString();
+        Path copy = temporary.resolve(name);
+        Files.copy(source, copy);
+        try (FileChannel ch = FileChannel.open(copy, StandardOpenOption.WRITE)) {
+            ch.force(true);
+        }
+        return target.resolve(name);
+    }
+
+    /**
+     * Forces the temporary directory's entries to disk and renames it to the target.
+     *
+     * @throws IOException if forcing or renaming fails (the target appeared, or is no longer
+     *     empty); the temporary is then deleted by {@link #close()}
+     */
+    public void commit() throws IOException {
+        if (done) {
+            throw new IllegalStateException("already committed or closed: " + target);
+        }
+        force(temporary);
+        try {
+            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.deleteIfExists(target);   // an empty directory; a non-empty one fails here
+            Files.move(temporary, target);
+        }
+        done = true;
+        Temporaries.release(temporary);
+        force(target.getParent());
+    }
+
+    /** Forces a directory's entries to disk where the OS allows opening a directory (Linux); else nothing. */
+    private static void force(Path dir) {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (IOException | UnsupportedOperationException e) {
+            // not every OS opens a directory for reading; its files were forced one by one
+        }
+    }
+
+    /** Deletes the temporary directory and what it holds unless {@link #commit()} succeeded. */
+    @Override
+    public void close() throws IOException {
+        if (done) {
+            return;
+        }
+        done = true;
+        Temporaries.discard(temporary);
+    }
+}
