@@ -1,13 +1,17 @@
 package dev.tegula.cli;
 
 import java.io.IOException;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import picocli.CommandLine.TypeConversionException;
 
 /** One-line reasons for file errors, in words, always naming the file. Stateless. */
 public final class FileErrors {
@@ -22,6 +26,61 @@ public final class FileErrors {
     /** {@return {@code "cannot write FILE: REASON"}} */
     public static BadInputException cannotWrite(Path file, IOException e) {
         return new BadInputException("cannot write " + TerminalText.of(file.toString()) + ": " + reason(file, e));
+    }
+
+    /**
+     * {@return {@code text} as a path: picocli's converter for every {@code Path} option and parameter}
+     *
+     * @throws TypeConversionException saying why, if the platform cannot name a file so
+     */
+    public static Path path(String text) {
+        try {
+            return Path.of(text);
+        } catch (InvalidPathException e) {
+            throw new TypeConversionException(unnamable(text, e));
+        }
+    }
+
+    /**
+     * {@return {@code text} as a path}
+     *
+     * @param what the option or parameter it was given as, e.g. {@code --out}
+     * @throws BadInputException saying why, if the platform cannot name a file so
+     */
+    public static Path path(String what, String text) {
+        try {
+            return Path.of(text);
+        } catch (InvalidPathException e) {
+            throw new BadInputException(what + ": " + unnamable(text, e));
+        }
+    }
+
+    /**
+     * {@return why {@code text} cannot name a file, in one line: a name the JVM cannot encode in the
+     * locale's file-name encoding (a non-ASCII name under the C locale) says how to start it}
+     */
+    public static String unnamable(String text, InvalidPathException e) {
+        String encoding = System.getProperty("sun.jnu.encoding", "");
+        boolean utf8 = Charset.isSupported(encoding) && Charset.forName(encoding).equals(StandardCharsets.UTF_8);
+        boolean ascii = text.chars().allMatch(c -> c < 0x80);
+        if (!utf8 && !ascii) {
+            return "'" + TerminalText.of(text) + "' cannot name a file in this JVM: it encodes file names in "
+                    + TerminalText.of(encoding) + ", from the locale (" + TerminalText.of(localeVariables())
+                    + "); start it with a UTF-8 locale, e.g. LC_ALL=C.UTF-8 (./run does so by itself)";
+        }
+        return "'" + TerminalText.of(text) + "' cannot name a file: " + TerminalText.message(e.getReason());
+    }
+
+    /** {@return the locale's variables that are set, e.g. {@code LC_ALL=C}} */
+    private static String localeVariables() {
+        StringBuilder b = new StringBuilder();
+        for (String v : new String[] {"LC_ALL", "LC_CTYPE", "LANG"}) {
+            String value = System.getenv(v);
+            if (value != null && !value.isEmpty()) {
+                b.append(b.isEmpty() ? "" : ", ").append(v).append('=').append(value);
+            }
+        }
+        return b.isEmpty() ? "no LC_ALL, LC_CTYPE or LANG set" : b.toString();
     }
 
     /** {@return why reading {@code file} cannot start, or null if it is a readable regular file} */
@@ -57,6 +116,6 @@ public final class FileErrors {
         if (why.startsWith(name + ": ")) {
             why = why.substring(name.length() + 2);
         }
-        return TerminalText.of(why.isEmpty() ? why : Character.toLowerCase(why.charAt(0)) + why.substring(1));
+        return TerminalText.message(why.isEmpty() ? why : Character.toLowerCase(why.charAt(0)) + why.substring(1));
     }
 }

@@ -13,13 +13,17 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.Charset;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.Properties;
 
 /**
  * The {@code tegula} command. Exit status: 0 on success, 2 for bad input (a one-line reason on
- * stderr), 1 for an internal error.
+ * stderr), 1 for an internal error. Everything it prints goes through {@link TerminalText}.
  */
 @Command(name = "tegula",
         mixinStandardHelpOptions = true,
@@ -53,33 +57,53 @@ public final class Main implements Runnable {
     /** Runs the command and exits with its status. */
     public static void main(String[] args) {
         System.setProperty("java.awt.headless", "true"); // pictures and charts are drawn without a display
-        System.exit(commandLine().execute(args));
+        System.exit(run(new PrintWriter(new OutputStreamWriter(System.out, charset("stdout.encoding"))),
+                new PrintWriter(new OutputStreamWriter(System.err, charset("stderr.encoding"))), args));
     }
 
-    /** {@return the command line with Tegula's exit-status and error handling; set its out and err to capture output} */
+    private static Charset charset(String property) {
+        try {
+            return Charset.forName(System.getProperty(property, Charset.defaultCharset().name()));
+        } catch (IllegalArgumentException e) {
+            return Charset.defaultCharset();
+        }
+    }
+
+    /**
+     * {@return the command line with Tegula's exit-status and error handling, without colours in its
+     * help; {@link #run} gives it its streams}
+     */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
         cl.setExecutionExceptionHandler(Main::onException);
         cl.setParameterExceptionHandler(Main::onBadArguments);
+        // the streams escape every control character (TerminalText), so help is plain text on every terminal
+        cl.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
+        cl.registerConverter(Path.class, FileErrors::path);
         HelpLayout.install(cl);   // never break a shape example across lines
         return cl;
     }
 
-    /** Runs {@code args} in process and returns the exit status; output goes to {@code out} and {@code err}. */
+    /**
+     * Runs {@code args} in process and returns the exit status; output goes to {@code out} and
+     * {@code err} through {@link TerminalText#writer}, exactly as the command prints it.
+     */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
         CommandLine cl = commandLine();
-        cl.setOut(out);
-        cl.setErr(err);
+        PrintWriter o = TerminalText.writer(out);
+        PrintWriter e = TerminalText.writer(err);
+        cl.setOut(o);
+        cl.setErr(e);
         int rc = cl.execute(args);
-        out.flush();
-        err.flush();
+        o.flush();
+        e.flush();
         return rc;
     }
 
     private static int onBadArguments(CommandLine.ParameterException e, String[] args) {
         CommandLine cl = e.getCommandLine();
         PrintWriter err = cl.getErr();
-        err.println(cl.getCommandSpec().qualifiedName() + ": " + e.getMessage() + " (see '"
+        err.println(cl.getCommandSpec().qualifiedName() + ": " + TerminalText.message(e.getMessage()) + " (see '"
                 + cl.getCommandSpec().qualifiedName() + " --help')");
         err.flush();
         return BAD_INPUT;
@@ -98,10 +122,18 @@ public final class Main implements Runnable {
             err.flush();
             return BAD_INPUT;
         }
+        if (e instanceof InvalidPathException p) {
+            // a file name the platform cannot encode, from a file (a shard named in an index) or an argument
+            err.println(name + ": " + FileErrors.unnamable(p.getInput(), p));
+            err.flush();
+            return BAD_INPUT;
+        }
         StringWriter trace = new StringWriter();
         e.printStackTrace(new PrintWriter(trace));
-        err.println(name + ": internal error: " + e);
-        err.print(trace);
+        err.println(name + ": internal error: " + TerminalText.message(e.toString()));
+        for (String line : trace.toString().split("\n")) {
+            err.println(TerminalText.message(line.replace("\t", "    ")));
+        }
         err.flush();
         return INTERNAL_ERROR;
     }

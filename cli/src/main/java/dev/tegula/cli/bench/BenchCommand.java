@@ -5,6 +5,7 @@ import dev.tegula.bench.RelayoutCases.Case;
 import dev.tegula.cli.FileErrors;
 import dev.tegula.cli.BadInputException;
 import dev.tegula.cli.Main;
+import dev.tegula.cli.TerminalText;
 
 import dev.tegula.vector.Relayout;
 import dev.tegula.vector.RelayoutPlan;
@@ -128,7 +129,7 @@ public final class BenchCommand implements Callable<Integer> {
             } catch (IOException e) {
                 throw FileErrors.cannotWrite(png, e);
             }
-            out.println("wrote " + png + " (bar chart of GB/s per case)");
+            out.println("wrote " + TerminalText.of(png.toString()) + " (bar chart of GB/s per case)");
         }
         out.flush();
         return Main.OK;
@@ -142,7 +143,7 @@ public final class BenchCommand implements Callable<Integer> {
         List<Case> picked = new ArrayList<>();
         for (String name : only) {
             Case c = all.stream().filter(k -> k.name().equals(name.strip())).findFirst().orElseThrow(
-                    () -> new BadInputException("--case: no case named '" + name.strip() + "'; the cases are "
+                    () -> new BadInputException("--case: no case named '" + TerminalText.of(name.strip()) + "'; the cases are "
                             + String.join(", ", all.stream().map(Case::name).toList())));
             picked.add(c);
         }
@@ -274,11 +275,11 @@ public final class BenchCommand implements Callable<Integer> {
         try {
             long n = Math.multiplyExact(Long.parseLong(t.strip()), unit);
             if (n < 1024) {
-                throw new BadInputException("--size: at least 1K, got '" + text + "'");
+                throw new BadInputException("--size: at least 1K, got '" + TerminalText.of(text) + "'");
             }
             return n;
         } catch (NumberFormatException | ArithmeticException e) {
-            throw new BadInputException("--size: not a size such as 16M or 512K: '" + text + "'");
+            throw new BadInputException("--size: not a size such as 16M or 512K: '" + TerminalText.of(text) + "'");
         }
     }
 }

@@ -168,7 +168,7 @@ public final class PlanCommand implements Callable<Integer> {
         try {
             s = Shape.parse(text);
         } catch (IllegalArgumentException e) {
-            throw new BadInputException(what + ": not a shape: " + TerminalText.of(e.getMessage()));
+            throw new BadInputException(what + ": not a shape: " + TerminalText.message(e.getMessage()));
         }
         if (!(s instanceof ArrayShape a)) {
             throw new BadInputException(what + ": " + TerminalText.of(text) + " is not an array shape");
@@ -185,7 +185,7 @@ public final class PlanCommand implements Callable<Integer> {
                 to = RelayoutCases.parse("plan|" + from + "|" + destination).to();
             } catch (IllegalArgumentException e) {
                 throw new BadInputException("DST_LAYOUT: " + TerminalText.of(destination) + " is not a layout for "
-                        + from.toStringWithoutLayout() + ": " + TerminalText.of(String.valueOf(e.getMessage())));
+                        + from.toStringWithoutLayout() + ": " + TerminalText.message(e.getMessage()));
             }
         }
         if (!java.util.Arrays.equals(from.dimensions(), to.dimensions())) {

@@ -1,6 +1,7 @@
 package dev.tegula.cli.commands;
 
 import dev.tegula.cli.BadInputException;
+import dev.tegula.cli.FileErrors;
 import dev.tegula.cli.Main;
 import dev.tegula.cli.TerminalText;
 import dev.tegula.cli.bench.ProgressBar;
@@ -140,7 +141,7 @@ public final class ConvertCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Path made = null;
         try {
-            Path target = Path.of(out);
+            Path target = FileErrors.path("--out", out);
             ArrayShape raw = rawShape();
             checkTensorOption(raw);
             ConvertRules rules = rules();
@@ -153,11 +154,12 @@ public final class ConvertCommand implements Callable<Integer> {
                     .withSkipUnsupported(skipUnsupported);
             ProgressBar[] bar = {null};
             long[] last = {0};
+            long start = System.nanoTime();
             if (showProgress()) {
                 options = options.withProgress((name, done, total) -> {
                     long now = System.nanoTime();
                     if (bar[0] == null) {
-                        bar[0] = new ProgressBar(err, total, true);
+                        bar[0] = new ProgressBar(err, total, true, start);
                     }
                     if (done >= total || now - last[0] > 100_000_000L) {
                         bar[0].bytes(done, name);
@@ -165,7 +167,6 @@ public final class ConvertCommand implements Callable<Integer> {
                     }
                 });
             }
-            long start = System.nanoTime();
             ConvertReport report = TensorFiles.convert(in, target, rules, options);
             made = null;
             if (bar[0] != null) {
@@ -173,10 +174,10 @@ public final class ConvertCommand implements Callable<Integer> {
             }
             String self = spec.qualifiedName();
             for (String rule : report.unusedRules()) {
-                err.println(self + ": warning: the rule " + TerminalText.of(rule));
+                err.println(self + ": warning: the rule " + TerminalText.message(rule));
             }
             for (ConvertReport.Skipped t : report.skipped()) {
-                err.println(self + ": skipped: " + TerminalText.of(t.reason(), 400));
+                err.println(self + ": skipped: " + TerminalText.message(t.reason()));
             }
             if (stats) {
                 for (ConvertReport.Tensor t : report.tensors()) {
@@ -189,7 +190,7 @@ public final class ConvertCommand implements Callable<Integer> {
             err.flush();
             PrintWriter o = spec.commandLine().getOut();
             if (report.tensors().size() == 1) {
-                o.println(report.tensors().getFirst().to());
+                o.println(report.tensors().getFirst().to());   // shape text Tegula made: nothing to escape
             } else {
                 for (ConvertReport.Tensor t : report.tensors()) {
                     o.println(TerminalText.of(t.name()) + " " + t.to());
@@ -208,18 +209,19 @@ public final class ConvertCommand implements Callable<Integer> {
                     + " first, e.g. f32), or choose --f16-overflow saturate (65504 of its sign) or --f16-overflow inf"
                     + " (infinity)");
         } catch (TensorFormatException e) {
-            throw new BadInputException("bad tensor file: " + e.getMessage());
+            throw new BadInputException("bad tensor file: " + TerminalText.message(e.getMessage()));
         } catch (NoSuchFileException e) {
-            throw new BadInputException("no such file or directory: " + e.getFile()
-                    + (e.getReason() != null ? " (" + e.getReason() + ")" : ""));
+            throw new BadInputException("no such file or directory: " + TerminalText.of(e.getFile())
+                    + (e.getReason() != null ? " (" + TerminalText.message(e.getReason()) + ")" : ""));
         } catch (AccessDeniedException e) {
-            throw new BadInputException("permission denied: " + e.getFile());
+            throw new BadInputException("permission denied: " + TerminalText.of(e.getFile()));
         } catch (FileSystemException e) {
-            throw new BadInputException("cannot read or write " + e.getFile() + ": " + e.getReason());
+            throw new BadInputException("cannot read or write " + TerminalText.of(e.getFile()) + ": "
+                    + TerminalText.message(e.getReason()));
         } catch (IOException e) {
-            throw new BadInputException("cannot read or write: " + e.getMessage());
+            throw new BadInputException("cannot read or write: " + TerminalText.message(e.getMessage()));
         } catch (IllegalArgumentException e) {
-            throw new BadInputException(e.getMessage());
+            throw new BadInputException(TerminalText.message(e.getMessage()));
         } finally {
             removeIfEmpty(made);
         }
@@ -243,7 +245,7 @@ public final class ConvertCommand implements Callable<Integer> {
             case "saturate" -> F16Overflow.SATURATE;
             case "inf" -> F16Overflow.INFINITY;
             default -> throw new BadInputException("--f16-overflow: expected refuse, saturate or inf, got '"
-                    + f16Overflow + "'");
+                    + TerminalText.of(f16Overflow) + "'");
         };
     }
 
@@ -252,7 +254,8 @@ public final class ConvertCommand implements Callable<Integer> {
             case "always" -> true;
             case "never" -> false;
             case "auto" -> ProgressBar.onTerminal();
-            default -> throw new BadInputException("--progress: expected auto, always or never, got '" + progress + "'");
+            default -> throw new BadInputException("--progress: expected auto, always or never, got '"
+                    + TerminalText.of(progress) + "'");
         };
     }
 
@@ -265,10 +268,10 @@ public final class ConvertCommand implements Callable<Integer> {
                 return s;
             }
             throw new BadInputException("--shape: expected an array shape such as 'f32[8,128]{1,0:T(8,128)}', got '"
-                    + shape + "'");
+                    + TerminalText.of(shape) + "'");
         } catch (ShapeParseException e) {
-            throw new BadInputException("--shape: '" + shape + "' is not a shape: " + e.expected() + " (at offset "
-                    + e.offset() + ")");
+            throw new BadInputException("--shape: '" + TerminalText.of(shape) + "' is not a shape: "
+                    + TerminalText.message(e.expected()) + " (at offset " + e.offset() + ")");
         }
     }
 
@@ -276,7 +279,7 @@ public final class ConvertCommand implements Callable<Integer> {
     private void checkTensorOption(ArrayShape raw) {
         TensorFormat from = TensorFormat.ofSource(in, raw);
         if (tensor != null && from.holdsOneTensor()) {
-            throw new BadInputException("--tensor: " + in + " is " + (from == TensorFormat.RAW ? "a raw buffer"
+            throw new BadInputException("--tensor: " + TerminalText.of(in.toString()) + " is " + (from == TensorFormat.RAW ? "a raw buffer"
                     : "an .npy file") + ", which holds one array; leave --tensor out");
         }
     }
@@ -292,7 +295,7 @@ public final class ConvertCommand implements Callable<Integer> {
             }
             return rules(rules);
         } catch (IllegalArgumentException e) {
-            throw new BadInputException(e.getMessage());
+            throw new BadInputException(TerminalText.message(e.getMessage()));
         }
     }
 
@@ -305,7 +308,8 @@ public final class ConvertCommand implements Callable<Integer> {
             try {
                 type = ElementType.fromName(name.toLowerCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new BadInputException("--type: '" + name + "' is not an element type (e.g. f32, bf16, f16, s8)");
+                throw new BadInputException("--type: '" + TerminalText.of(name)
+                        + "' is not an element type (e.g. f32, bf16, f16, s8)");
             }
             // with --tensor, an unqualified type is for that one tensor, whatever its type
             rules = eq >= 0 ? rules.type(t.substring(0, eq), type) : tensor != null ? rules.type("*", type)
@@ -322,12 +326,13 @@ public final class ConvertCommand implements Callable<Integer> {
             try {
                 if (!(Shape.parse(text) instanceof ArrayShape s)) {
                     throw new BadInputException("--layout: expected a layout in braces such as '{1,0:T(8,128)(2,1)}'"
-                            + " or an array shape, got '" + text + "'");
+                            + " or an array shape, got '" + TerminalText.of(text) + "'");
                 }
                 rules = rules.shape(glob, s);
             } catch (ShapeParseException e) {
                 throw new BadInputException("--layout: expected a layout in braces such as '{1,0:T(8,128)(2,1)}' or"
-                        + " the full shape text convert prints, got '" + text + "' (" + e.expected() + " at offset "
+                        + " the full shape text convert prints, got '" + TerminalText.of(text) + "' ("
+                        + TerminalText.message(e.expected()) + " at offset "
                         + e.offset() + ")");
             }
         }
@@ -339,7 +344,8 @@ public final class ConvertCommand implements Callable<Integer> {
     private long memoryBytes() {
         Matcher m = SIZE.matcher(memory.strip());
         if (!m.matches()) {
-            throw new BadInputException("--memory: expected a size such as 256M, 1G or 1048576, got '" + memory + "'");
+            throw new BadInputException("--memory: expected a size such as 256M, 1G or 1048576, got '"
+                    + TerminalText.of(memory) + "'");
         }
         int shift = switch (m.group(2).toUpperCase(Locale.ROOT)) {
             case "K" -> 10;
@@ -351,11 +357,11 @@ public final class ConvertCommand implements Callable<Integer> {
         try {
             long v = Math.multiplyExact(Long.parseLong(m.group(1)), 1L << shift);
             if (v < ConvertOptions.MIN_MEMORY) {
-                throw new BadInputException("--memory: at least 1M, got '" + memory + "'");
+                throw new BadInputException("--memory: at least 1M, got '" + TerminalText.of(memory) + "'");
             }
             return v;
         } catch (ArithmeticException | NumberFormatException e) {
-            throw new BadInputException("--memory: '" + memory + "' is too large");
+            throw new BadInputException("--memory: '" + TerminalText.of(memory) + "' is too large");
         }
     }
 }

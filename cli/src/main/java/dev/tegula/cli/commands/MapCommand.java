@@ -5,6 +5,7 @@ import dev.tegula.cli.ByteCounts;
 
 import dev.tegula.cli.BadInputException;
 import dev.tegula.cli.Main;
+import dev.tegula.cli.TerminalText;
 import dev.tegula.cli.pictures.Canvas;
 import dev.tegula.cli.pictures.GridPicture;
 import dev.tegula.cli.pictures.LayoutGrid;
@@ -117,7 +118,7 @@ public final class MapCommand implements Callable<Integer> {
                 lead = GridPicture.parseSlice(slice, a.rank());
                 GridPicture.checkSlice(lead, a);
             } catch (IllegalArgumentException e) {
-                throw new BadInputException(e.getMessage());
+                throw new BadInputException(TerminalText.message(e.getMessage()));
             }
         }
         // pictures use 32 cells a side unless --max says otherwise
@@ -146,11 +147,11 @@ public final class MapCommand implements Callable<Integer> {
                         + " within " + MAX_PICTURE_SIDE + " px a side and " + (MAX_PICTURE_PIXELS >> 20) + " M pixels" : "");
         if (svg != null) {
             write(renderer.drawOn(SvgCanvas::new), svg);
-            out.println("wrote " + svg + " (SVG, " + renderer.width() + " x " + renderer.height() + " px, " + what + ")");
+            out.println("wrote " + TerminalText.of(svg.toString()) + " (SVG, " + renderer.width() + " x " + renderer.height() + " px, " + what + ")");
         }
         if (png != null) {
             write(renderer.drawOn(PngCanvas::new), png);
-            out.println("wrote " + png + " (PNG, " + renderer.width() + " x " + renderer.height() + " px, " + what + ")");
+            out.println("wrote " + TerminalText.of(png.toString()) + " (PNG, " + renderer.width() + " x " + renderer.height() + " px, " + what + ")");
         }
     }
 
@@ -192,7 +193,7 @@ public final class MapCommand implements Callable<Integer> {
                 lead = GridPicture.parseSlice(slice, a.rank());
                 GridPicture.checkSlice(lead, a);
             } catch (IllegalArgumentException e) {
-                throw new BadInputException(e.getMessage());
+                throw new BadInputException(TerminalText.message(e.getMessage()));
             }
         }
         LayoutGrid g = new LayoutGrid(a);

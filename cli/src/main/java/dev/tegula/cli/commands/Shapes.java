@@ -1,6 +1,7 @@
 package dev.tegula.cli.commands;
 
 import dev.tegula.cli.BadInputException;
+import dev.tegula.cli.TerminalText;
 
 import dev.tegula.core.Shape;
 import dev.tegula.core.ShapeParseException;
@@ -23,10 +24,10 @@ final class Shapes {
         try {
             return Shape.parse(text);
         } catch (ShapeParseException e) {
-            throw new BadInputException("not a shape: " + e.expected() + " (at offset " + e.offset() + ")",
-                    e.caretDiagram());
+            throw new BadInputException("not a shape: " + TerminalText.message(e.expected()) + " (at offset "
+                    + e.offset() + ")", TerminalText.caret(e.text(), e.offset()));
         } catch (IllegalArgumentException e) {
-            throw new BadInputException("invalid shape: " + e.getMessage());
+            throw new BadInputException("invalid shape: " + TerminalText.message(e.getMessage()));
         }
     }
 }

@@ -18,6 +18,7 @@ import dev.tegula.io.gguf.Gguf;
 import dev.tegula.io.gguf.GgufHeader;
 import dev.tegula.io.gguf.GgufTensorInfo;
 import dev.tegula.io.gguf.GgufValue;
+import dev.tegula.io.gguf.GgufValueType;
 import dev.tegula.io.npy.Npy;
 import dev.tegula.io.npy.NpyHeader;
 import dev.tegula.io.safetensors.SafeTensors;
@@ -44,6 +45,9 @@ final class TensorFileReport {
     /**
      * {@return true if every word is the name of a tensor file (.npy, .safetensors, .gguf, a
      * checkpoint's .safetensors.index.json) or an existing directory, not shape text}
+     *
+     * @throws BadInputException if a word that cannot be shape text (no bracket or parenthesis)
+     *     cannot name a file either (a non-ASCII name in a JVM started under the C locale)
      */
     static boolean isTensorFiles(List<String> words) {
         for (String word : words) {
@@ -51,7 +55,10 @@ final class TensorFileReport {
             try {
                 path = Path.of(word);
             } catch (InvalidPathException e) {
-                return false;
+                if (word.contains("[") || word.contains("(")) {
+                    return false;
+                }
+                throw new BadInputException("FILE: " + FileErrors.unnamable(word, e));
             }
             boolean named = TensorFormat.named(path) != null && !(word.contains("[") && !Files.exists(path));
             if (!named && !Files.isDirectory(path)) {
@@ -67,7 +74,7 @@ final class TensorFileReport {
             try {
                 return checkpoint(path);
             } catch (TensorFormatException e) {
-                throw new BadInputException("bad tensor file: " + TerminalText.of(e.getMessage(), 400));
+                throw new BadInputException("bad tensor file: " + TerminalText.message(e.getMessage()));
             } catch (IOException e) {
                 throw FileErrors.cannotRead(path, e);
             }
@@ -87,7 +94,7 @@ final class TensorFileReport {
                 case RawFormat f -> throw new AssertionError(f);   // only given a raw shape
             };
         } catch (TensorFormatException e) {
-            throw new BadInputException("bad tensor file: " + TerminalText.of(e.getMessage(), 400));
+            throw new BadInputException("bad tensor file: " + TerminalText.message(e.getMessage()));
         } catch (IOException e) {
             throw FileErrors.cannotRead(path, e);
         }
@@ -176,6 +183,36 @@ final class TensorFileReport {
     /** Metadata arrays are cut after this many items in the report. */
     static final int GGUF_ITEMS = 8;
 
+    /**
+     * {@return a GGUF metadata value as the report prints it: a string quoted and escaped as every
+     * value is ({@link TerminalText#of}, a quote in it as {@code \"}), an array as its element type
+     * and length and its first {@link #GGUF_ITEMS} items, each item so, numbers as they are}
+     */
+    static String ggufValue(GgufValue v) {
+        if (v.type() == GgufValueType.STRING) {
+            return quoted(v.asString());
+        }
+        if (v.type() != GgufValueType.ARRAY
+                || v.elementType() != GgufValueType.STRING && v.elementType() != GgufValueType.ARRAY) {
+            return v.summary(GGUF_ITEMS);   // numbers and booleans: nothing from the file to escape
+        }
+        int n = v.length();
+        StringBuilder b = new StringBuilder(v.elementType().name().toLowerCase(Locale.ROOT)).append('[').append(n)
+                .append("] [");
+        for (int i = 0; i < Math.min(n, GGUF_ITEMS); i++) {
+            Object item = java.lang.reflect.Array.get(v.value(), i);
+            b.append(i > 0 ? ", " : "").append(item instanceof GgufValue inner ? ggufValue(inner) : quoted((String) item));
+        }
+        if (n > GGUF_ITEMS) {
+            b.append(", \u2026 ").append(n - GGUF_ITEMS).append(" more");
+        }
+        return b.append(']').toString();
+    }
+
+    private static String quoted(String s) {
+        return '"' + TerminalText.of(s).replace("\"", "\\\"") + '"';
+    }
+
     private static String gguf(Path path) throws IOException {
         GgufHeader h = Gguf.readHeader(path);
         StringBuilder b = new StringBuilder(TerminalText.of(path.toString()) + ": GGUF version " + h.version() + ", " + h.metadata().size()
@@ -184,7 +221,7 @@ final class TensorFileReport {
                 + h.dataOffset() + "\n");
         for (Map.Entry<String, GgufValue> m : h.metadata().entrySet()) {
             GgufValue v = m.getValue();
-            b.append("  ").append(TerminalText.of(m.getKey())).append(" = ").append(TerminalText.of(v.summary(GGUF_ITEMS)));
+            b.append("  ").append(TerminalText.of(m.getKey())).append(" = ").append(ggufValue(v));
             if (v.elementType() == null) {
                 b.append("  (").append(v.type().name().toLowerCase(Locale.ROOT)).append(')');
             }
