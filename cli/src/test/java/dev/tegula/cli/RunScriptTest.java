@@ -50,6 +50,20 @@ class RunScriptTest {
 
                     public final class Main {
                         public static void main(String[] args) {
+                            if (args.length > 0 && args[0].equals("probe-files")) {
+                                // how the JVM names files, and whether it finds each argument
+                                System.out.println("jnu=" + System.getProperty("sun.jnu.encoding"));
+                                for (int i = 1; i < args.length; i++) {
+                                    String found;
+                                    try {
+                                        found = java.nio.file.Files.exists(java.nio.file.Path.of(args[i])) ? "found" : "missing";
+                                    } catch (java.nio.file.InvalidPathException e) {
+                                        found = "unnamable";
+                                    }
+                                    System.out.println(args[i] + ": " + found);
+                                }
+                                return;
+                            }
                             System.out.println("cwd=" + System.getProperty("user.dir"));
                             System.out.println("args=" + String.join("|", args));
                             System.out.println("module=" + Main.class.getModule().getName());
@@ -145,7 +159,12 @@ class RunScriptTest {
     private Result run(String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(checkout.resolve("run").toString()));
         cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(elsewhere.toFile());
+        return start(new ProcessBuilder(cmd));
+    }
+
+    /** Starts {@code pb} in the caller's directory with the stand-in mvn first on the PATH. */
+    private Result start(ProcessBuilder pb) throws IOException, InterruptedException {
+        pb.directory(elsewhere.toFile());
         pb.environment().put("PATH", tmp.resolve("bin") + ":" + System.getenv("PATH"));
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
         pb.environment().remove("TEGULA_REBUILD");
@@ -154,7 +173,8 @@ class RunScriptTest {
         pb.redirectOutput(out.toFile()).redirectError(err.toFile());
         Process p = pb.start();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "./run finished");
-        return new Result(p.exitValue(), Files.readString(out), Files.readString(err, StandardCharsets.UTF_8));
+        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
     }
 
     @Test
@@ -173,6 +193,8 @@ class RunScriptTest {
         Result r = run("--version");
         assertEquals(0, r.code(), r.err());
         assertTrue(Files.readString(mvnLog).contains("-pl cli"), "Maven built the cli module");
+        assertTrue(r.err().startsWith("run: sources changed since the last build: rebuilding tegula ...\n"),
+                () -> "one line says what Maven is doing: " + r.err());
         assertEquals("cwd=" + elsewhere.toRealPath() + "\nargs=--version\nmodule=dev.tegula.cli\n", r.out(),
                 "stdout is the job's alone");
         assertFalse(r.err().contains("\u001b"), () -> "no escape codes on stderr: " + r.err());
@@ -190,6 +212,13 @@ class RunScriptTest {
         Files.delete(mvnLog);
         Files.setLastModifiedTime(checkout.resolve("pom.xml"), PAST);
         Files.delete(jar);
+        Files.delete(checkout.resolve("cli/target/lib"));
+        // no jar: the first build (the stand-in mvn cannot build: it makes an empty jar, which the JVM refuses)
+        Result first = run("x");
+        assertTrue(first.err().startsWith("run: building tegula with Maven (first run, about a minute) ...\n"),
+                first::err);
+        Files.delete(mvnLog);
+        Files.delete(jar);
         writeProbeJar(jar);   // "stale": make every source newer instead of deleting (mvn stand-in cannot build)
         Files.setLastModifiedTime(jar, FileTime.from(Instant.now().minusSeconds(7200)));
         assertEquals(0, run("x").code());
@@ -206,5 +235,22 @@ class RunScriptTest {
         Files.delete(checkout.resolve("cli/target/lib"));
         assertEquals(0, run("x").code());
         assertTrue(Files.exists(mvnLog), "a tool without its module path is rebuilt");
+    }
+
+    @Test
+    void underTheCLocaleTheToolGetsAUtf8LocaleSoANonAsciiFileNameOpens() throws Exception {
+        // ü.npy as UTF-8 bytes, made and passed by sh so that this JVM's own locale does not matter
+        ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c",
+                "n=$(printf '\\303\\274.npy') && : > \"$n\" && exec \"$0\" probe-files \"$n\" plain.txt",
+                checkout.resolve("run").toString());
+        pb.environment().put("LC_ALL", "C");
+        pb.environment().put("LANG", "C");
+        Result r = start(pb);
+        assertEquals(0, r.code(), r.err());
+        Result locales = start(new ProcessBuilder("/bin/sh", "-c", "locale -a 2>/dev/null | grep -i '\\.utf-\\{0,1\\}8$'"));
+        if (locales.code() != 0) {
+            return;   // no UTF-8 locale to give the JVM: the tool itself then says how to start it (CLocaleTest)
+        }
+        assertEquals("jnu=UTF-8\n\u00fc.npy: found\nplain.txt: missing\n", r.out());
     }
 }

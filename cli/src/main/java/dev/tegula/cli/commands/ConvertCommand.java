@@ -23,6 +23,7 @@ import java.io.PrintWriter;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -220,6 +221,9 @@ public final class ConvertCommand implements Callable<Integer> {
                     + TerminalText.message(e.getReason()));
         } catch (IOException e) {
             throw new BadInputException("cannot read or write: " + TerminalText.message(e.getMessage()));
+        } catch (InvalidPathException e) {
+            // a name the platform cannot encode: a shard an index names, under a locale that is not UTF-8
+            throw new BadInputException(FileErrors.unnamable(e.getInput(), e));
         } catch (IllegalArgumentException e) {
             throw new BadInputException(TerminalText.message(e.getMessage()));
         } finally {
