@@ -57,6 +57,8 @@ public final class Main implements Runnable {
     /** Runs the command and exits with its status. */
     public static void main(String[] args) {
         System.setProperty("java.awt.headless", "true"); // pictures and charts are drawn without a display
+        // convert names the stale temporaries it removed in a line of its own, escaped (TerminalText)
+        System.setProperty("org.slf4j.simpleLogger.log.dev.tegula.io.internal.Temporaries", "warn");
         System.exit(run(new PrintWriter(new OutputStreamWriter(System.out, charset("stdout.encoding"))),
                 new PrintWriter(new OutputStreamWriter(System.err, charset("stderr.encoding"))), args));
     }

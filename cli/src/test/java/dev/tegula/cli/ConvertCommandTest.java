@@ -2,6 +2,7 @@ package dev.tegula.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tegula.core.ArrayShape;
@@ -58,6 +59,19 @@ class ConvertCommandTest {
             Array original = SafeTensors.read(model, "w", arena);
             assertTrue(original.contentEquals(tiled));
         }
+    }
+
+    @Test
+    void aTemporaryAnInterruptedConvertLeftIsRemovedAndNamedInOneLine() throws IOException {
+        Path out = dir.resolve("w.bin");
+        Path stale = Files.write(dir.resolve(".w.bin.4242.tmp"), new byte[3000]);   // no writer holds it; 2.9 KiB
+        MainTest.Result r = MainTest.run("convert", model.toString(), "--tensor", "w", "--out", out.toString());
+        assertEquals(0, r.status(), r.err());
+        assertEquals("tegula convert: removed a temporary (2.9 KiB) that an interrupted convert of the same output"
+                + " left: " + stale + "\n", r.err());
+        assertFalse(Files.exists(stale));
+        MainTest.Result again = MainTest.run("convert", model.toString(), "--tensor", "w", "--out", out.toString());
+        assertEquals("", again.err(), "nothing left to remove");
     }
 
     @Test

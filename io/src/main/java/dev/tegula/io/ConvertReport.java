@@ -17,9 +17,13 @@ import java.util.List;
  *                    tensor, or earlier rules take every tensor it matches)
  * @param copied      the files copied unchanged into a checkpoint directory (config, tokenizer ...),
  *                    where they now are; empty for other formats
+ * @param staleTemporaries the temporaries of the same output files that an earlier write killed
+ *                    before it finished ({@code kill -9}, a crash) had left, and that this
+ *                    conversion removed before writing; a temporary whose writer still runs is
+ *                    never among them (see {@link TensorFiles#convert})
  */
 public record ConvertReport(Path target, TensorFormat format, List<Tensor> tensors, long bytes, List<Skipped> skipped,
-                           List<String> unusedRules, List<Path> copied) {
+                           List<String> unusedRules, List<Path> copied, List<StaleTemporary> staleTemporaries) {
     /**
      * One tensor converted.
      *
@@ -42,8 +46,19 @@ public record ConvertReport(Path target, TensorFormat format, List<Tensor> tenso
     public record Skipped(String name, String reason) {
     }
 
+    /**
+     * A temporary left by a write that never finished, removed.
+     *
+     * @param path  where it was ({@code .NAME.RANDOM.tmp} beside the output file {@code NAME}, a
+     *              file, or a directory for a checkpoint)
+     * @param bytes the bytes it held
+     */
+    public record StaleTemporary(Path path, long bytes) {
+    }
+
     public ConvertReport {
         tensors = List.copyOf(tensors);
+        staleTemporaries = List.copyOf(staleTemporaries);
         skipped = List.copyOf(skipped);
         unusedRules = List.copyOf(unusedRules);
         copied = List.copyOf(copied);

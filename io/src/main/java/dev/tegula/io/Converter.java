@@ -9,6 +9,7 @@ import dev.tegula.io.internal.F16OverflowCheck;
 import dev.tegula.io.internal.MappedFiles;
 import dev.tegula.io.gguf.GgufTensor;
 import dev.tegula.io.internal.NativeFiles;
+import dev.tegula.io.internal.Temporaries;
 import dev.tegula.vector.Dequantize;
 import dev.tegula.vector.QuantBlock;
 import java.io.IOException;
@@ -29,6 +30,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
+import java.util.function.UnaryOperator;
 
 /**
  * The work of {@link TensorFiles#convert}: open the input, choose its tensors and their shapes by
@@ -76,21 +78,28 @@ final class Converter {
                         + " is: " + skipped.getFirst().reason());
             }
             List<String> unused = rules.unused(in.tensors(), chosen);
+            List<ConvertReport.StaleTemporary> stale = new ArrayList<>();
             if (format == TensorFormat.SAFETENSORS_CHECKPOINT) {
                 try (AtomicDirectory dir = AtomicDirectory.create(target)) {
-                    List<OutputFile> files = format.plan(dir.temporary(), planned, in);
-                    long copies = 0;
-                    for (Path p : in.checkpoint().otherFiles()) {
-                        copies = Math.addExact(copies, Files.size(p));
+                    stale(dir.staleRemoved(), stale);
+                    try {
+                        List<OutputFile> files = format.plan(dir.temporary(), planned, in);
+                        long copies = 0;
+                        for (Path p : in.checkpoint().otherFiles()) {
+                            copies = Math.addExact(copies, Files.size(p));
+                        }
+                        checkSpace(target, Math.addExact(total(files), copies));
+                        List<ConvertReport.Tensor> written = write(files, dir::committedPath, options,
+                                progress(files, options), stale);
+                        List<Path> copied = new ArrayList<>();
+                        for (Path p : in.checkpoint().otherFiles()) {
+                            copied.add(dir.copy(p));
+                        }
+                        dir.commit();
+                        return new ConvertReport(target, format, written, data(files), skipped, unused, copied, stale);
+                    } catch (IOException e) {
+                        throw dir.named(e);
                     }
-                    checkSpace(target, Math.addExact(total(files), copies));
-                    List<ConvertReport.Tensor> written = write(files, options, progress(files, options));
-                    List<Path> copied = new ArrayList<>();
-                    for (Path p : in.checkpoint().otherFiles()) {
-                        copied.add(dir.copy(p));
-                    }
-                    dir.commit();
-                    return new ConvertReport(target, format, written, data(files), skipped, unused, copied);
                 }
             }
             List<OutputFile> files = format.plan(target, planned, in);
@@ -100,8 +109,8 @@ final class Converter {
                     Files.createDirectories(f.path().getParent());   // a format that writes files under the target
                 }
             }
-            return new ConvertReport(target, format, write(files, options, progress(files, options)), data(files), skipped,
-                    unused, List.of());
+            List<ConvertReport.Tensor> written = write(files, p -> p, options, progress(files, options), stale);
+            return new ConvertReport(target, format, written, data(files), skipped, unused, List.of(), stale);
         } catch (ArithmeticException e) {
             throw new IllegalArgumentException("target: the output would be larger than " + Long.MAX_VALUE + " bytes", e);
         }
@@ -145,7 +154,9 @@ final class Converter {
      * the temporaries are deleted and the targets left as they were. Several files (a checkpoint's
      * shards) are written at once where the threads and the memory budget allow, sharing both.
      */
-    private static List<ConvertReport.Tensor> write(List<OutputFile> files, ConvertOptions options, Progress progress)
+    private static List<ConvertReport.Tensor> write(List<OutputFile> files, UnaryOperator<Path> shown,
+                                                    ConvertOptions options, Progress progress,
+                                                    List<ConvertReport.StaleTemporary> stale)
             throws IOException {
         long withData = files.stream().filter(f -> f.dataBytes() > 0).count();
         int atOnce = (int) Math.max(1, Math.min(Math.min(withData, options.parallelism()),
@@ -157,15 +168,20 @@ final class Converter {
         try {
             if (atOnce == 1) {
                 for (int i = 0; i < files.size(); i++) {
-                    done.set(i, writeFile(files.get(i), out, i, each, progress));
+                    done.set(i, writeFile(files.get(i), shown, out, i, each, progress));
                 }
             } else {
-                writeAtOnce(files, atOnce, out, done, each, progress);
+                writeAtOnce(files, shown, atOnce, out, done, each, progress);
             }
             for (AtomicFile f : out) {
                 f.commit();
             }
         } finally {
+            for (AtomicFile f : out) {
+                if (f != null) {
+                    stale(f.staleRemoved(), stale);
+                }
+            }
             for (AtomicFile f : out) {
                 if (f != null) {
                     f.close();
@@ -175,15 +191,29 @@ final class Converter {
         return done.stream().flatMap(List::stream).toList();
     }
 
-    /** Writes one file to its temporary, which it puts in {@code out[i]} (closed or committed by the caller). */
-    private static List<ConvertReport.Tensor> writeFile(OutputFile f, AtomicFile[] out, int i, ConvertOptions options,
-                                                        Progress progress) throws IOException {
-        AtomicFile file = AtomicFile.create(f.path());
+    /**
+     * Writes one file to its temporary, which it puts in {@code out[i]} (closed or committed by the
+     * caller); errors name the file as {@code shown} gives it (where it will be), never a temporary.
+     */
+    private static List<ConvertReport.Tensor> writeFile(OutputFile f, UnaryOperator<Path> shown, AtomicFile[] out,
+                                                        int i, ConvertOptions options, Progress progress)
+            throws IOException {
+        Path name = shown.apply(f.path());
+        AtomicFile file = AtomicFile.create(f.path(), name);
         out[i] = file;
         try (NativeFiles.Descriptor fd = NativeFiles.open(file.temporary(), true)) {
             MappedFiles.writeFully(file.channel(), f.header());
-            NativeFiles.reserve(fd, 0, f.header().length + f.dataBytes(), f.path().toString());
+            NativeFiles.reserve(fd, 0, f.header().length + f.dataBytes(), name.toString());
             return writeAll(file.channel(), fd, f.header().length, f.tensors(), options, progress);
+        } catch (IOException e) {
+            throw file.named(e);
+        }
+    }
+
+    /** Adds what an {@link AtomicFile} or {@link AtomicDirectory} removed to the report's list. */
+    private static void stale(List<Temporaries.Stale> removed, List<ConvertReport.StaleTemporary> to) {
+        for (Temporaries.Stale s : removed) {
+            to.add(new ConvertReport.StaleTemporary(s.path(), s.bytes()));
         }
     }
 
@@ -191,7 +221,7 @@ final class Converter {
      * Writes the files on {@code atOnce} threads of their own; the first failure stops the others
      * at their next band and is thrown once every thread has returned.
      */
-    private static void writeAtOnce(List<OutputFile> files, int atOnce, AtomicFile[] out,
+    private static void writeAtOnce(List<OutputFile> files, UnaryOperator<Path> shown, int atOnce, AtomicFile[] out,
                                     List<List<ConvertReport.Tensor>> done, ConvertOptions each, Progress progress)
             throws IOException {
         Throwable failure = null;
@@ -205,7 +235,7 @@ final class Converter {
             for (int i = 0; i < files.size(); i++) {
                 int k = i;
                 cs.submit(() -> {
-                    results.set(k, writeFile(files.get(k), out, k, each, progress));
+                    results.set(k, writeFile(files.get(k), shown, out, k, each, progress));
                     return k;
                 });
             }

@@ -165,7 +165,12 @@ public final class TensorFiles {
      * checkpoint: a temporary directory, renamed to the target when every file in it is complete).
      * Any failure, or the JVM shutting down (Ctrl-C), deletes the temporaries and leaves an existing
      * target as it was, and no new directory. An output larger than the free space of the target's
-     * file system is refused before anything is written.
+     * file system is refused before anything is written. While it writes, the conversion holds a
+     * lock (a lock file beside each temporary) that says it lives. A conversion killed outright
+     * ({@code kill -9}, a crash) cannot delete its temporary; the next conversion to the same output
+     * file or directory removes each temporary of it whose writer holds no lock (not one whose
+     * writer still runs) before it writes, and names them in
+     * {@link ConvertReport#staleTemporaries()}. Errors name the output, never its temporary.
      *
      * <p>Returns when the output is complete. When {@link ConvertOptions#parallelism()} is over 1,
      * large bands are shared with the common fork-join pool and tensors under 2 MiB are written

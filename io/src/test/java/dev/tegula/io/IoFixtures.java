@@ -123,12 +123,13 @@ public final class IoFixtures {
                 .putLong(text.length).put(text).put(data).array();
     }
 
-    /** Asserts that no temporary file or directory ({@code *.tmp}) is left anywhere under {@code dir}. */
+    /** Asserts that no temporary file or directory ({@code *.tmp}) and no lock file ({@code *.lock}) is left under {@code dir}. */
     public static void assertNoTemporaries(Path dir) throws IOException {
         try (Stream<Path> s = Files.walk(dir)) {
-            List<Path> tmp = s.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList();
+            List<Path> tmp = s.filter(p -> p.getFileName().toString().endsWith(".tmp")
+                    || p.getFileName().toString().endsWith(".lock")).toList();
             if (!tmp.isEmpty()) {
-                throw new AssertionError("temporaries left: " + tmp);
+                throw new AssertionError("temporaries or lock files left: " + tmp);
             }
         }
     }

@@ -1,6 +1,7 @@
 package dev.tegula.cli.commands;
 
 import dev.tegula.cli.BadInputException;
+import dev.tegula.cli.ByteCounts;
 import dev.tegula.cli.FileErrors;
 import dev.tegula.cli.Main;
 import dev.tegula.cli.TerminalText;
@@ -174,6 +175,9 @@ public final class ConvertCommand implements Callable<Integer> {
                 bar[0].finish();
             }
             String self = spec.qualifiedName();
+            if (!report.staleTemporaries().isEmpty()) {
+                err.println(self + ": " + staleLine(report.staleTemporaries()));
+            }
             for (String rule : report.unusedRules()) {
                 err.println(self + ": warning: the rule " + TerminalText.message(rule));
             }
@@ -229,6 +233,14 @@ public final class ConvertCommand implements Callable<Integer> {
         } finally {
             removeIfEmpty(made);
         }
+    }
+
+    /** {@return the one line that names the temporaries an interrupted convert left, which this one removed} */
+    static String staleLine(List<ConvertReport.StaleTemporary> stale) {
+        long bytes = stale.stream().mapToLong(ConvertReport.StaleTemporary::bytes).sum();
+        return "removed " + (stale.size() == 1 ? "a temporary" : stale.size() + " temporaries") + " ("
+                + ByteCounts.rounded(bytes) + ") that an interrupted convert of the same output left: "
+                + String.join(", ", stale.stream().map(s -> TerminalText.of(s.path().toString())).toList());
     }
 
     /** Removes the directory this command made for OUT/ when the conversion left nothing in it. */

@@ -196,13 +196,17 @@ public final class GgufWriter {
         long dataOffset = align(header.length, alignment);
         try (AtomicFile out = AtomicFile.create(path)) {
             FileChannel ch = out.channel();
-            MappedFiles.writeFully(ch, header);
-            MappedFiles.writeFully(ch, new byte[(int) (dataOffset - header.length)]);
-            long at = 0;
-            for (int i = 0; i < tensors.size(); i++) {
-                MappedFiles.writeFully(ch, new byte[(int) (offsets[i] - at)]);
-                writeData(ch, tensors.get(i));
-                at = offsets[i] + byteSize(tensors.get(i));
+            try {
+                MappedFiles.writeFully(ch, header);
+                MappedFiles.writeFully(ch, new byte[(int) (dataOffset - header.length)]);
+                long at = 0;
+                for (int i = 0; i < tensors.size(); i++) {
+                    MappedFiles.writeFully(ch, new byte[(int) (offsets[i] - at)]);
+                    writeData(ch, tensors.get(i));
+                    at = offsets[i] + byteSize(tensors.get(i));
+                }
+            } catch (IOException e) {
+                throw out.named(e);   // a full disk names the file, not its temporary
             }
             out.commit();
         }

@@ -10,7 +10,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.List;
 import java.util.stream.Stream;
 
 /**
@@ -20,22 +20,30 @@ import java.util.stream.Stream;
  * commit deletes the temporary directory and all it holds, so a failure never leaves a half-written
  * directory, nor an empty one. The target must not exist, or be an empty directory (the rename
  * replaces it); a temporary directory still there when the JVM shuts down (Ctrl-C) is deleted.
+ * As {@link AtomicFile}, its writer holds a lock while it lives ({@link Temporaries}), and
+ * {@link #create} first removes the temporary directories of the same target that a writer killed
+ * outright left ({@link #staleRemoved()}). Errors name the target, never the temporary.
  *
  * <p>Not thread-safe as an object (one thread creates, commits and closes it); any number of
  * threads may write files into {@link #temporary()} in between.
  */
 public final class AtomicDirectory implements Closeable {
     private final Path target;
+    private final Temporaries.Claim claim;
     private final Path temporary;
+    private final List<Temporaries.Stale> stale;
     private boolean done;
 
-    private AtomicDirectory(Path target, Path temporary) {
+    private AtomicDirectory(Path target, Temporaries.Claim claim, List<Temporaries.Stale> stale) {
         this.target = target;
-        this.temporary = temporary;
+        this.claim = claim;
+        this.temporary = claim.temporary();
+        this.stale = stale;
     }
 
     /**
-     * Creates an empty temporary directory next to {@code target}.
+     * Creates an empty temporary directory next to {@code target}, after removing the temporaries
+     * of {@code target} that have no live writer.
      *
      * @throws IOException naming the target when it is a file or a directory that is not empty,
      *     its parent directory does not exist, or the temporary cannot be created
@@ -57,19 +65,34 @@ public final class AtomicDirectory implements Closeable {
         if (dir == null || !Files.isDirectory(dir)) {
             throw new NoSuchFileException(target.toString(), null, "no such directory: " + dir);
         }
-        for (int attempt = 0; ; attempt++) {
-            Path tmp = dir.resolve("." + abs.getFileName() + "." + Long.toUnsignedString(
-                    ThreadLocalRandom.current().nextLong()) + ".tmp");
-            try {
-                Files.createDirectory(tmp);
-                Temporaries.register(tmp);
-                return new AtomicDirectory(abs, tmp);
-            } catch (FileAlreadyExistsException e) {
-                if (attempt > 100) {
-                    throw e;
-                }
+        List<Temporaries.Stale> stale = Temporaries.removeStale(abs);
+        Temporaries.Claim claim = null;
+        try {
+            claim = Temporaries.claim(abs);
+            Files.createDirectory(claim.temporary());
+            Temporaries.register(claim.temporary());
+            return new AtomicDirectory(abs, claim, stale);
+        } catch (IOException e) {
+            if (claim != null) {
+                claim.release();
             }
+            throw Temporaries.named(e, abs, target);
         }
+    }
+
+    /** {@return the temporaries of the same target that {@link #create} removed: writers killed before they finished} */
+    public List<Temporaries.Stale> staleRemoved() {
+        return stale;
+    }
+
+    /** {@return where {@code path}, in the temporary directory, will be once the directory is committed} */
+    public Path committedPath(Path path) {
+        return path.startsWith(temporary) ? target.resolve(temporary.relativize(path)) : path;
+    }
+
+    /** {@return {@code e} naming the target where it names the temporary directory or a file in it} */
+    public IOException named(IOException e) {
+        return Temporaries.named(e, target, target);
     }
 
     /** {@return the directory the files go to until {@link #commit()}} */
@@ -96,8 +119,8 @@ public final class AtomicDirectory implements Closeable {
     /**
      * Forces the temporary directory's entries to disk and renames it to the target.
      *
-     * @throws IOException if forcing or renaming fails (the target appeared, or is no longer
-     *     empty); the temporary is then deleted by {@link #close()}
+     * @throws IOException naming the target if forcing or renaming fails (the target appeared, or
+     *     is no longer empty); the temporary is then deleted by {@link #close()}
      */
     public void commit() throws IOException {
         if (done) {
@@ -105,13 +128,18 @@ public final class AtomicDirectory implements Closeable {
         }
         force(temporary);
         try {
-            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.deleteIfExists(target);   // an empty directory; a non-empty one fails here
-            Files.move(temporary, target);
+            try {
+                Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.deleteIfExists(target);   // an empty directory; a non-empty one fails here
+                Files.move(temporary, target);
+            }
+        } catch (IOException e) {
+            throw named(e);
         }
         done = true;
         Temporaries.release(temporary);
+        claim.release();
         force(target.getParent());
     }
 
@@ -131,6 +159,10 @@ public final class AtomicDirectory implements Closeable {
             return;
         }
         done = true;
-        Temporaries.discard(temporary);
+        try {
+            Temporaries.discard(temporary);
+        } finally {
+            claim.release();
+        }
     }
 }

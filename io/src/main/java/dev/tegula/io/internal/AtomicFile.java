@@ -14,7 +14,9 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -23,7 +25,11 @@ import java.util.Set;
  * (atomically where the file system can). {@link #close()} without a commit deletes the temporary
  * and leaves the target as it was, so an exception, a full disk or an interrupt never leaves a
  * half-written target. Temporaries still open when the JVM shuts down (Ctrl-C) are deleted by a
- * shutdown hook.
+ * shutdown hook; while it writes, the writer holds a lock that says it lives
+ * ({@link Temporaries}), and {@link #create} first removes the temporaries of the same target that
+ * a writer killed outright left ({@link #staleRemoved()}), never one whose writer lives.
+ *
+ * <p>Errors name the file as {@link #create(Path, Path) shown}, never the temporary.
  *
  * <p>Not thread-safe: one thread writes one {@code AtomicFile}. Use it in try-with-resources:
  * {@snippet :
@@ -35,42 +41,94 @@ import java.util.Set;
  */
 public final class AtomicFile implements Closeable {
     private final Path target;
+    private final Path shown;
+    private final Temporaries.Claim claim;
     private final Path temporary;
     private final FileChannel channel;
+    private final List<Temporaries.Stale> stale;
     private boolean done;
 
-    private AtomicFile(Path target, Path temporary, FileChannel channel) {
+    private AtomicFile(Path target, Path shown, Temporaries.Claim claim, FileChannel channel,
+                       List<Temporaries.Stale> stale) {
         this.target = target;
-        this.temporary = temporary;
+        this.shown = shown;
+        this.claim = claim;
+        this.temporary = claim.temporary();
         this.channel = channel;
+        this.stale = stale;
     }
 
     /**
-     * Opens a temporary file next to {@code target}.
+     * Opens a temporary file next to {@code target}, after removing the temporaries of
+     * {@code target} that have no live writer (one listing of its directory).
      *
      * @throws IOException naming the target when it is a directory, its directory does not exist,
      *     or the temporary cannot be created
      */
     public static AtomicFile create(Path target) throws IOException {
+        return create(target, target);
+    }
+
+    /**
+     * {@link #create(Path)}, with errors naming the file {@code shown}: where it will be in the end
+     * (a file written into an {@link AtomicDirectory}'s temporary is named by its place in the target).
+     */
+    public static AtomicFile create(Path target, Path shown) throws IOException {
         Path abs = target.toAbsolutePath();
         if (Files.isDirectory(abs, LinkOption.NOFOLLOW_LINKS) || Files.isDirectory(abs)) {
-            throw new IOException(target + ": is a directory");
+            throw new IOException(shown + ": is a directory");
         }
         Path dir = abs.getParent();
         if (dir == null || !Files.isDirectory(dir)) {
-            throw new NoSuchFileException(target.toString(), null, "no such directory: " + dir);
+            Path shownDir = shown.toAbsolutePath().getParent();
+            throw new NoSuchFileException(shown.toString(), null, "no such directory: " + shownDir);
         }
-        Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
-        Temporaries.register(tmp);
+        List<Temporaries.Stale> stale = Temporaries.removeStale(abs);
+        Temporaries.Claim claim;
         try {
+            claim = Temporaries.claim(abs);
+        } catch (IOException e) {
+            throw Temporaries.named(e, abs, shown);
+        }
+        Path tmp = claim.temporary();
+        FileChannel ch = null;
+        try {
+            ch = FileChannel.open(tmp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE), ownerOnly(dir));
+            Temporaries.register(tmp);
             permissions(abs, tmp);
-            FileChannel ch = FileChannel.open(tmp, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            return new AtomicFile(abs, tmp, ch);
+            return new AtomicFile(abs, shown, claim, ch, stale);
         } catch (IOException | RuntimeException e) {
-            Temporaries.release(tmp);
-            Files.deleteIfExists(tmp);
+            try {
+                if (ch != null) {
+                    ch.close();
+                }
+                Temporaries.discard(tmp);
+            } finally {
+                claim.release();
+            }
+            if (e instanceof IOException io) {
+                throw Temporaries.named(io, abs, shown);
+            }
             throw e;
         }
+    }
+
+    /** {@return the attribute that creates a file readable and writable by its owner alone, where the file system has POSIX permissions} */
+    private static FileAttribute<?>[] ownerOnly(Path dir) {
+        return dir.getFileSystem().supportedFileAttributeViews().contains("posix")
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
+                : new FileAttribute<?>[0];
+    }
+
+    /** {@return the temporaries of the same target that {@link #create} removed: writers killed before they finished} */
+    public List<Temporaries.Stale> staleRemoved() {
+        return stale;
+    }
+
+    /** {@return {@code e} naming the file as shown where it names the temporary (see {@link Temporaries#named})} */
+    public IOException named(IOException e) {
+        return Temporaries.named(e, target, shown);
     }
 
     /**
@@ -113,23 +171,33 @@ public final class AtomicFile implements Closeable {
     }
 
     /**
-     * Forces the temporary to disk, closes it and renames it over the target.
+     * Forces the temporary to disk, renames it over the target and closes it (the writer's lock is
+     * given up only once the temporary is gone).
      *
-     * @throws IOException if forcing or renaming fails; the temporary is then deleted by {@link #close()}
+     * @throws IOException naming the target if forcing or renaming fails; the temporary is then
+     *     deleted by {@link #close()}
      */
     public void commit() throws IOException {
         if (done) {
-            throw new IllegalStateException("already committed or closed: " + target);
+            throw new IllegalStateException("already committed or closed: " + shown);
         }
-        channel.force(true);
-        channel.close();
         try {
-            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
+            channel.force(true);
+            try {
+                Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            throw named(e);
         }
         done = true;
         Temporaries.release(temporary);
+        try {
+            channel.close();
+        } finally {
+            claim.release();
+        }
     }
 
     /** Deletes the temporary unless {@link #commit()} succeeded; the target is then untouched. */
@@ -140,9 +208,13 @@ public final class AtomicFile implements Closeable {
         }
         done = true;
         try {
-            channel.close();
+            try {
+                channel.close();
+            } finally {
+                Temporaries.discard(temporary);
+            }
         } finally {
-            Temporaries.discard(temporary);
+            claim.release();
         }
     }
 }

@@ -147,8 +147,12 @@ public final class Npy {
             long bytes = Math.multiplyExact(shape.elementCount(), (long) shape.elementType().byteWidth());
             MemorySegment data = source.segment().asSlice(0, bytes);
             try (AtomicFile out = AtomicFile.create(path)) {
-                MappedFiles.writeFully(out.channel(), header);
-                MappedFiles.writeFully(out.channel(), data);
+                try {
+                    MappedFiles.writeFully(out.channel(), header);
+                    MappedFiles.writeFully(out.channel(), data);
+                } catch (IOException e) {
+                    throw out.named(e);   // a full disk names the file, not its temporary
+                }
                 out.commit();
             }
         }

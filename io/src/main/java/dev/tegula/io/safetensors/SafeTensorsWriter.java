@@ -73,7 +73,10 @@ public final class SafeTensorsWriter implements Closeable {
         AtomicFile out = AtomicFile.create(path);
         try {
             MappedFiles.writeFully(out.channel(), header.toBytes());
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
+            out.close();
+            throw out.named(e);
+        } catch (RuntimeException e) {
             out.close();
             throw e;
         }
@@ -116,6 +119,8 @@ public final class SafeTensorsWriter implements Closeable {
                 bytes = packed;
             }
             MappedFiles.writeFully(channel, bytes);
+        } catch (IOException e) {
+            throw this.file.named(e);   // a full disk names the file, not its temporary
         }
         next++;
     }
@@ -131,7 +136,11 @@ public final class SafeTensorsWriter implements Closeable {
         if (bytes.byteSize() != sizes[next]) {
             throw new IllegalArgumentException("bytes: '" + name + "' needs " + sizes[next] + " bytes, got " + bytes.byteSize());
         }
-        MappedFiles.writeFully(channel, bytes);
+        try {
+            MappedFiles.writeFully(channel, bytes);
+        } catch (IOException e) {
+            throw file.named(e);
+        }
         next++;
     }
 

@@ -79,4 +79,81 @@ class AtomicFileTest {
         IOException e = assertThrows(IOException.class, () -> AtomicFile.create(dir.resolve("nope/x.bin")));
         assertTrue(e.getMessage().contains("nope"), e.getMessage());
     }
+
+    @Test
+    void temporariesOfTheTargetWithoutALiveWriterAreRemovedAndReportedOthersKept() throws IOException {
+        Path target = dir.resolve("a.bin");
+        Path noLock = Files.write(dir.resolve(".a.bin.123.tmp"), new byte[10]);       // written before locks
+        Path unlocked = Files.write(dir.resolve(".a.bin.456.tmp"), new byte[3]);      // its writer died
+        Path unlockedLock = Files.write(dir.resolve(".a.bin.456.lock"), new byte[0]);
+        Path orphanLock = Files.write(dir.resolve(".a.bin.789.lock"), new byte[0]);   // died before its temporary
+        Path staleDir = Files.createDirectories(dir.resolve(".a.bin.321.tmp/sub"));  // a directory's, with a file
+        Files.write(staleDir.resolve("x"), new byte[5]);
+        List<Path> others = List.of(Files.write(dir.resolve(".b.bin.123.tmp"), new byte[1]),   // another target's
+                Files.write(dir.resolve(".a.bin.backup.tmp"), new byte[1]),                     // not a temporary name
+                Files.write(dir.resolve("a.bin.123.tmp"), new byte[1]));                        // not hidden
+        try (AtomicFile out = AtomicFile.create(target)) {
+            assertEquals(List.of(new Temporaries.Stale(noLock, 10), new Temporaries.Stale(dir.resolve(".a.bin.321.tmp"), 5),
+                    new Temporaries.Stale(unlocked, 3)), out.staleRemoved());
+            out.commit();
+        }
+        for (Path p : List.of(noLock, unlocked, unlockedLock, orphanLock, dir.resolve(".a.bin.321.tmp"))) {
+            assertFalse(Files.exists(p), p + " removed");
+        }
+        for (Path p : others) {
+            assertTrue(Files.exists(p), p + " kept");
+        }
+    }
+
+    @Test
+    void aTemporaryThisJvmStillWritesIsNeverRemoved() throws IOException {
+        Path target = dir.resolve("same.bin");
+        try (AtomicFile first = AtomicFile.create(target)) {
+            first.channel().write(ByteBuffer.wrap(new byte[] {1}));
+            try (AtomicFile second = AtomicFile.create(target)) {
+                assertEquals(List.of(), second.staleRemoved());
+                assertTrue(Files.exists(first.temporary()));
+                second.commit();
+            }
+            first.channel().write(ByteBuffer.wrap(new byte[] {2}));
+            first.commit();
+        }
+        assertArrayEquals(new byte[] {1, 2}, Files.readAllBytes(target));
+        assertEquals(List.of(target), files(), "no temporary and no lock file left");
+    }
+
+    @Test
+    void aRenameThatFailsNamesTheTargetNotTheTemporary() throws IOException {
+        Path target = dir.resolve("t.bin");
+        IOException e = assertThrows(IOException.class, () -> {
+            try (AtomicFile out = AtomicFile.create(target)) {
+                Files.write(Files.createDirectories(target).resolve("in-the-way"), new byte[1]);   // a non-empty directory
+                out.commit();
+            }
+        });
+        assertTrue(e.getMessage().contains(target.toString()), e.getMessage());
+        assertFalse(e.getMessage().contains(".tmp") || e.getMessage().contains(".lock"), e.getMessage());
+    }
+
+    @Test
+    void errorsOnTheTemporaryOrNamingNoFileNameTheFileAsShown() {
+        Path target = dir.resolve("d/.ckpt.77.tmp/shard.safetensors").toAbsolutePath();
+        Path shown = dir.resolve("d/ckpt/shard.safetensors");
+        Path tmp = target.resolveSibling(".shard.safetensors.123.tmp");
+        IOException full = Temporaries.named(new IOException("No space left on device"), target, shown);
+        assertEquals(shown + ": No space left on device", full.getMessage());
+        IOException denied = Temporaries.named(new java.nio.file.AccessDeniedException(tmp.toString()), target, shown);
+        assertTrue(denied instanceof java.nio.file.AccessDeniedException, denied.toString());
+        assertEquals(shown.toString(), ((java.nio.file.AccessDeniedException) denied).getFile());
+        IOException moved = Temporaries.named(new java.nio.file.FileSystemException(tmp.toString(), target.toString(),
+                "Is a directory"), target, shown);
+        assertEquals(shown + ": Is a directory", moved.getMessage());
+        IOException other = new java.nio.file.NoSuchFileException("/elsewhere/x");
+        assertTrue(other == Temporaries.named(other, target, shown), "an error about another file is left as it is");
+        // the checkpoint's temporary directory, named as the checkpoint
+        Path ckpt = dir.resolve("d/ckpt").toAbsolutePath();
+        IOException inDir = Temporaries.named(new IOException(target + ": no space left on the device for 8 bytes"),
+                ckpt, ckpt);
+        assertEquals(ckpt.resolve("shard.safetensors") + ": no space left on the device for 8 bytes", inDir.getMessage());
+    }
 }
