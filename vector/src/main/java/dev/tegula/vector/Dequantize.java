@@ -26,6 +26,10 @@ import java.util.concurrent.Future;
  * Dequantize.copy(QuantBlock.Q4_K, blocks, w);
  * }
  *
+ * <p>The kernels use the Vector API: a JVM started on the class path without
+ * {@code --add-modules jdk.incubator.vector} gets a {@link NoClassDefFoundError} that names the flag
+ * (see {@link Relayout}).
+ *
  * <h2>Source</h2>
  * The source holds the tensor's elements in row-major order of the destination's dimensions,
  * encoded as whole blocks: the last dimension is a multiple of the block size, and each row of it
@@ -77,6 +81,7 @@ public final class Dequantize {
         Objects.requireNonNull(q, "q");
         Objects.checkFromIndexSize(srcOffset, Math.multiplyExact(blocks, (long) q.blockBytes()), src.byteSize());
         Objects.checkFromIndexSize(dstOffset, Math.multiplyExact(blocks, 4L * q.blockSize()), dst.byteSize());
+        VectorApi.require();
         DequantizeKernels.run(q, src, srcOffset, dst, dstOffset, blocks);
     }
 
@@ -99,6 +104,7 @@ public final class Dequantize {
      * allow other threads (otherwise on the calling thread).
      */
     public static void copy(QuantBlock q, MemorySegment src, Array dst, ExecutorService executor, int parallelism) {
+        VectorApi.require();
         Objects.requireNonNull(q, "q");
         Objects.requireNonNull(src, "src");
         Objects.requireNonNull(dst, "dst");

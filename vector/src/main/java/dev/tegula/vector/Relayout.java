@@ -18,6 +18,11 @@ import java.util.concurrent.ExecutorService;
  * {@link Planning#AUTO}: small relayouts by rule at once, large ones (64 MiB and more) measured once
  * per shape pair and thread count in a process, on the arrays being copied, and kept in
  * {@link Wisdom#global()} for later processes. Plans and this class are thread-safe.
+ *
+ * <p>The kernels use the Vector API (module {@code jdk.incubator.vector}). On the module path it is
+ * resolved by {@code dev.tegula.vector}'s {@code requires}; on the class path the JVM needs
+ * {@code --add-modules jdk.incubator.vector}, and without it every method here throws a
+ * {@link NoClassDefFoundError} that says so.
  */
 public final class Relayout {
     /** How many plans the shared cache keeps. */
@@ -29,8 +34,15 @@ public final class Relayout {
     private Relayout() {
     }
 
-    /** {@return the plan cache that this class's methods share (256 plans, with {@link Wisdom#global()})} */
+    /**
+     * {@return the plan cache that this class's methods share (256 plans, with {@link Wisdom#global()})}
+     *
+     * @throws NoClassDefFoundError if the JVM was started without the Vector API (on the class path:
+     *                              without {@code --add-modules jdk.incubator.vector}); the message
+     *                              names the flag
+     */
     public static PlanCache plans() {
+        VectorApi.require();
         return Shared.PLANS;
     }
 

@@ -22,6 +22,8 @@
  * or Q4_0 blocks.
  *
  * <p>The Vector API is an incubator module in JDK 25: on the module path {@code requires
- * dev.tegula.vector} resolves it; on the class path run with {@code --add-modules jdk.incubator.vector}.
+ * dev.tegula.vector} resolves it; on the class path run with {@code --add-modules jdk.incubator.vector}
+ * (without it, {@link dev.tegula.vector.Relayout} and {@link dev.tegula.vector.Dequantize} throw a
+ * {@link java.lang.NoClassDefFoundError} that names the flag, before any class of the Vector API is loaded).
  */
 package dev.tegula.vector;
