@@ -2,7 +2,7 @@ package dev.tegula.cli.bench;
 
 import dev.tegula.bench.RelayoutCases;
 import dev.tegula.cli.BadInputException;
-import dev.tegula.cli.ByteCounts;
+import dev.tegula.io.internal.ByteCounts;
 import dev.tegula.cli.FileErrors;
 import dev.tegula.cli.Main;
 import dev.tegula.cli.TerminalText;

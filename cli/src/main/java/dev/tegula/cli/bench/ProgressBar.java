@@ -1,6 +1,6 @@
 package dev.tegula.cli.bench;
 
-import dev.tegula.cli.ByteCounts;
+import dev.tegula.io.internal.ByteCounts;
 import java.io.PrintWriter;
 import java.util.Locale;
 
