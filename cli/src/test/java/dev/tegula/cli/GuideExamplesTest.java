@@ -168,7 +168,7 @@ class GuideExamplesTest {
     @Test
     void planning() throws IOException {
         // tag::planning[]
-        ArrayShape from = (ArrayShape) Shape.parse("f32[16,256,256]{2,1,0}");
+        ArrayShape from = ArrayShape.parse("f32[16,256,256]{2,1,0}");
         ArrayShape to = from.withLayout(Layout.of(0, 1, 2));
         Path file = Files.createTempDirectory("tegula").resolve("relayout-wisdom.txt");
 

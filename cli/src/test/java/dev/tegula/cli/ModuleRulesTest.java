@@ -248,7 +248,8 @@ class ModuleRulesTest {
                 broken.add(name + " requires dev.tegula.cli");
             }
         });
-        Pattern dependency = Pattern.compile("<dependency>\\s*<groupId>dev\\.tegula</groupId>\\s*<artifactId>(tegula-[a-z]+)</artifactId>");
+        Pattern dependency = Pattern.compile("<dependency>\\s*<groupId>dev\\.tegula</groupId>\\s*<artifactId>(tegula-[a-z]+)</artifactId>(.*?)</dependency>",
+                Pattern.DOTALL);
         List<String> folders = new ArrayList<>();
         for (String name : modules.keySet()) {
             folders.add(name.substring("dev.tegula.".length()));
@@ -260,7 +261,10 @@ class ModuleRulesTest {
             while (m.find()) {
                 String artifact = m.group(1);
                 boolean library = LIBRARIES.contains("dev.tegula." + folder);
-                if (artifact.equals("tegula-cli") || artifact.equals("tegula-jmh") || library && artifact.equals("tegula-bench")) {
+                // a library's tests may read the tools' helpers (bench): its artifact does not depend on them
+                boolean testOnly = m.group(2).contains("<scope>test</scope>");
+                if (artifact.equals("tegula-cli") || artifact.equals("tegula-jmh")
+                        || library && artifact.equals("tegula-bench") && !testOnly) {
                     broken.add(folder + "/pom.xml depends on " + artifact);
                 }
             }

@@ -3,7 +3,6 @@ package dev.tegula.io;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
-import dev.tegula.core.Shape;
 import dev.tegula.core.ShapeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -283,9 +282,6 @@ public final class ConvertRules {
 
     private static ArrayShape parse(String name, ArrayShape plain, Rule r) {
         String text = r.layoutText;
-        if (plain.rank() == 0 && text.replace(" ", "").equals("{}")) {
-            return plain.withLayout(Layout.rowMajor(0));
-        }
         String prefix = "tensor '" + name + "' " + plain.toStringWithoutLayout() + ": the layout '" + text + "' of rule '"
                 + r.selector + "' ";
         if (!text.startsWith("{")) {
@@ -296,16 +292,13 @@ public final class ConvertRules {
             throw new IllegalArgumentException(rankMismatch(name, plain, r, "'" + text + "'", rank));
         }
         try {
-            if (Shape.parse(plain.toStringWithoutLayout() + text) instanceof ArrayShape s) {
-                return s;
-            }
+            return plain.withLayout(Layout.parse(text));
         } catch (ShapeParseException e) {
-            throw new IllegalArgumentException(prefix + "does not parse: " + e.expected() + " (at offset "
-                    + Math.max(0, e.offset() - plain.toStringWithoutLayout().length()) + " of the layout)", e);
+            throw new IllegalArgumentException(prefix + "does not parse: " + e.expected() + " (at offset " + e.offset()
+                    + " of the layout)", e);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(prefix + "does not fit: " + e.getMessage(), e);
         }
-        throw new IllegalArgumentException(prefix + "is not an array layout");
     }
 
     private static String rankMismatch(String name, ArrayShape shape, Rule r, String layout, int layoutRank) {

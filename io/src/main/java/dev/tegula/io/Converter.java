@@ -4,6 +4,7 @@ import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.internal.AtomicDirectory;
+import dev.tegula.io.internal.ByteCounts;
 import dev.tegula.io.internal.AtomicFile;
 import dev.tegula.io.internal.F16OverflowCheck;
 import dev.tegula.io.internal.MappedFiles;
@@ -418,20 +419,9 @@ final class Converter {
         }
         long free = Files.getFileStore(dir).getUsableSpace();
         if (bytes > free) {
-            throw new IOException(target + ": the output needs " + bytes + " bytes (" + human(bytes) + "), but "
-                    + dir + " has " + free + " bytes (" + human(free) + ") free");
+            throw new IOException(target + ": the output needs " + bytes + " bytes (" + ByteCounts.rounded(bytes) + "), but "
+                    + dir + " has " + free + " bytes (" + ByteCounts.rounded(free) + ") free");
         }
-    }
-
-    static String human(long bytes) {
-        String[] units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-        double v = bytes;
-        int u = 0;
-        while (v >= 1024 && u < units.length - 1) {
-            v /= 1024;
-            u++;
-        }
-        return u == 0 ? bytes + " B" : String.format(java.util.Locale.ROOT, "%.1f %s", v, units[u]);
     }
 
     /** Sums band bytes into the caller's listener, one call at a time whatever thread writes. */

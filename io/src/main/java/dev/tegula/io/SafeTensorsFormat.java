@@ -2,7 +2,6 @@ package dev.tegula.io;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.safetensors.SafeTensors;
 import dev.tegula.io.safetensors.SafeTensorsFile;
@@ -82,10 +81,7 @@ public final class SafeTensorsFormat extends TensorFormat {
         String field = "__metadata__." + SHAPE_KEY + name;
         ArrayShape shape;
         try {
-            if (!(Shape.parse(text) instanceof ArrayShape s)) {
-                throw new TensorFormatException(path + ": " + field + " is not an array shape: " + text);
-            }
-            shape = s;
+            shape = ArrayShape.parse(text);
         } catch (IllegalArgumentException e) {
             throw new TensorFormatException(path + ": " + field + " is not a valid shape: " + e.getMessage(), e);
         }

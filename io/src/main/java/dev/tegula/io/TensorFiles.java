@@ -20,7 +20,7 @@ import java.util.Objects;
  *
  * {@snippet :
  * try (Arena arena = Arena.ofConfined()) {
- *     Layout tpu = ((ArrayShape) Shape.parse("bf16[8,128]{1,0:T(8,128)(2,1)}")).layout();
+ *     Layout tpu = Layout.parse("{1,0:T(8,128)(2,1)}");
  *     Array w = TensorFiles.readAs(Path.of("model.safetensors"), "w", tpu, arena);
  * }
  * }

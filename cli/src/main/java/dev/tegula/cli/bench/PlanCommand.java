@@ -2,7 +2,7 @@ package dev.tegula.cli.bench;
 
 import dev.tegula.bench.RelayoutCases;
 import dev.tegula.cli.BadInputException;
-import dev.tegula.cli.ByteCounts;
+import dev.tegula.io.internal.ByteCounts;
 import dev.tegula.cli.FileErrors;
 import dev.tegula.cli.Main;
 import dev.tegula.cli.TerminalText;
@@ -126,7 +126,12 @@ public final class PlanCommand implements Callable<Integer> {
             }
         }
         out.print(report(plan, nanos));
-        if (png != null) {
+        if (planning != Planning.ESTIMATE && plan.measurements().isEmpty()) {
+            out.println("nothing was timed: loop nests under 1 MiB, element walks and packing are planned by rule");
+        }
+        if (png != null && plan.measurements().isEmpty()) {
+            out.println("no chart written to " + TerminalText.of(png.toString()) + ": no candidate was timed");
+        } else if (png != null) {
             try {
                 PlanChart.write(plan, png);
             } catch (IOException e) {

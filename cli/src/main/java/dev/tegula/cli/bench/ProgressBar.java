@@ -1,7 +1,7 @@
 package dev.tegula.cli.bench;
 
-import dev.tegula.cli.ByteCounts;
 import dev.tegula.cli.TerminalText;
+import dev.tegula.io.internal.ByteCounts;
 import java.io.PrintWriter;
 import java.util.Locale;
 

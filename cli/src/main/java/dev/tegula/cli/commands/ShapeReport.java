@@ -1,6 +1,6 @@
 package dev.tegula.cli.commands;
 
-import dev.tegula.cli.ByteCounts;
+import dev.tegula.io.internal.ByteCounts;
 import dev.tegula.cli.TerminalText;
 import dev.tegula.cli.pictures.GridPicture;
 import dev.tegula.cli.pictures.LayoutGrid;

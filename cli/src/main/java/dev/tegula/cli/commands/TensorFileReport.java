@@ -1,7 +1,7 @@
 package dev.tegula.cli.commands;
 
 import dev.tegula.cli.BadInputException;
-import dev.tegula.cli.ByteCounts;
+import dev.tegula.io.internal.ByteCounts;
 import dev.tegula.cli.FileErrors;
 import dev.tegula.cli.TerminalText;
 

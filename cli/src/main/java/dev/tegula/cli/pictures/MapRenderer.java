@@ -1,6 +1,6 @@
 package dev.tegula.cli.pictures;
 
-import dev.tegula.cli.ByteCounts;
+import dev.tegula.io.internal.ByteCounts;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.cli.pictures.Canvas.Anchor;

@@ -68,6 +68,16 @@ class PlanCommandTest {
     }
 
     @Test
+    void aRelayoutTooSmallToTimeSaysSoAndDrawsNoChart() {
+        Path png = dir.resolve("small.png");
+        MainTest.Result r = run("plan", "f32[64,64]{1,0}", "{0,1}", "--measure", "--png", png.toString());
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("nothing was timed"), r.out());
+        assertTrue(r.out().contains("no chart written"), r.out());
+        assertTrue(!java.nio.file.Files.exists(png));
+    }
+
+    @Test
     void aWholeDestinationShapeOrATypedLayoutIsADestination() {
         MainTest.Result r = run("plan", "f32[64,96]{1,0}", "bf16[64,96]{0,1}");
         assertEquals(0, r.status(), r.err());

@@ -24,7 +24,7 @@ import java.util.concurrent.ExecutorService;
  *     GgufFile f = Gguf.open(Path.of("model.gguf"), arena);
  *     String arch = f.header().metadata().get("general.architecture").asString();
  *     Array norm = f.tensor("output_norm.weight").array();          // F32: a view of the mapping
- *     ArrayShape tpu = (ArrayShape) Shape.parse("bf16[4096,4096]{0,1:T(8,128)(2,1)}");
+ *     ArrayShape tpu = ArrayShape.parse("bf16[4096,4096]{0,1:T(8,128)(2,1)}");
  *     Array w = f.tensor("blk.0.attn_q.weight").read(tpu, arena);   // Q4_K -> tiled bf16, one pass
  * }
  * }

@@ -217,22 +217,6 @@ public final class GgufWriter {
         return t == ElementType.F32 || t == ElementType.F16 || t == ElementType.BF16 || t == ElementType.F64;
     }
 
-    private static boolean isRowMajorDense(Array a, ArrayShape rowMajor) {
-        long[] strides = a.slotStrides();
-        if (!a.shape().equals(rowMajor) || strides == null || a.slotOffset() != 0) {
-            return false;
-        }
-        long[] d = rowMajor.dimensions();
-        long expect = 1;
-        for (int i = d.length - 1; i >= 0; i--) {
-            if (d[i] > 1 && strides[i] != expect) {
-                return false;
-            }
-            expect *= d[i];
-        }
-        return a.segment().byteSize() >= rowMajor.bufferSize();
-    }
-
     private static long align(long n, long alignment) {
         return Math.multiplyExact((n + alignment - 1) / alignment, alignment);
     }
@@ -255,7 +239,7 @@ public final class GgufWriter {
                     if (f16 != null) {
                         f16.checkAll();
                     }
-                } else if (!isRowMajorDense(a, rowMajor)) {
+                } else if (!a.isDenseIn(rowMajor.layout())) {
                     a = Relayout.to(t.array, rowMajor, arena);
                 }
                 MappedFiles.writeFully(ch, a.segment().asSlice(0, rowMajor.bufferSize()));

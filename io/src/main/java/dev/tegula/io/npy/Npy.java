@@ -172,9 +172,8 @@ public final class Npy {
     public static byte[] header(ArrayShape shape) {
         Layout l = shape.layout();
         boolean plain = !l.isTiled() && !l.hasPaddedDimensions() && l.elementSizeInBits() == 0 && l.memorySpace() == 0;
-        boolean fortran = shape.rank() > 1
-                && Arrays.equals(l.minorToMajor(), Layout.columnMajor(shape.rank()).minorToMajor());
-        if (!plain || !(fortran || Arrays.equals(l.minorToMajor(), Layout.rowMajor(shape.rank()).minorToMajor()))) {
+        boolean fortran = shape.rank() > 1 && l.isColumnMajor();
+        if (!plain || !(fortran || l.isRowMajor())) {
             throw new IllegalArgumentException("layout: " + l + " cannot be an .npy file, which holds only row-major (C)"
                     + " or column-major (Fortran) data");
         }

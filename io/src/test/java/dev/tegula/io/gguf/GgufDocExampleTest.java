@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -57,7 +56,7 @@ class GgufDocExampleTest {
             long[] ne = embd.info().ne();                                 // [64, 8]: GGUF lists ne[0] first
             long[] dims = embd.dimensions();                              // [8, 64]: as gguf-py, NumPy, PyTorch
             Array norm = model.tensor("output_norm.weight").array();      // f32[64]{0}, a view of the mapping
-            ArrayShape tpu = (ArrayShape) Shape.parse("bf16[8,64]{0,1:T(8,128)(2,1)}");
+            ArrayShape tpu = ArrayShape.parse("bf16[8,64]{0,1:T(8,128)(2,1)}");
             Array w = embd.read(tpu, arena);                              // Q8_0 -> tiled bf16, one pass
             // end::gguf-read[]
             assertEquals("llama", arch);

@@ -1,5 +1,6 @@
 package dev.tegula.io.gguf;
 
+import org.junit.jupiter.api.io.TempDir;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,8 +15,6 @@ import java.lang.foreign.Arena;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 
 /**
  * Fuzz target for the GGUF reader. {@code mvn verify} replays the committed corpus in
@@ -27,22 +26,9 @@ import org.junit.jupiter.api.BeforeAll;
  * them again gives the same metadata, names and elements.
  */
 class GgufFuzzTest {
-    private static Path dir;
-
-    @BeforeAll
-    static void makeDir() throws IOException {
-        dir = Files.createTempDirectory("gguf-fuzz");
-    }
-
-    @AfterAll
-    static void removeDir() throws IOException {
-        try (var files = Files.list(dir)) {
-            for (Path p : files.toList()) {
-                Files.delete(p);
-            }
-        }
-        Files.delete(dir);
-    }
+    /** Scratch files of the targets, one directory for the class (JUnit removes it). */
+    @TempDir
+    static Path dir;
 
     @FuzzTest(maxDuration = "30s")
     void readGguf(byte[] input) {

@@ -1,5 +1,6 @@
 package dev.tegula.io.npy;
 
+import org.junit.jupiter.api.io.TempDir;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,8 +13,6 @@ import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 
 /**
  * Fuzz target for the .npy reader. In {@code mvn verify} it replays the committed corpus in
@@ -24,22 +23,9 @@ import org.junit.jupiter.api.BeforeAll;
  * {@link TensorFormatException}; anything else is a finding.
  */
 class NpyFuzzTest {
-    private static Path dir;
-
-    @BeforeAll
-    static void makeDir() throws IOException {
-        dir = Files.createTempDirectory("npy-fuzz");
-    }
-
-    @AfterAll
-    static void removeDir() throws IOException {
-        try (var files = Files.list(dir)) {
-            for (Path p : files.toList()) {
-                Files.delete(p);
-            }
-        }
-        Files.delete(dir);
-    }
+    /** Scratch files of the targets, one directory for the class (JUnit removes it). */
+    @TempDir
+    static Path dir;
 
     @FuzzTest(maxDuration = "30s")
     void readNpy(byte[] input) {

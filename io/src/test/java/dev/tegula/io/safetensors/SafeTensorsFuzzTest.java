@@ -12,8 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,22 +23,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * same names in the same order, same elements, same metadata) or throws {@link TensorFormatException}.
  */
 class SafeTensorsFuzzTest {
-    private static Path dir;
-
-    @BeforeAll
-    static void makeDir() throws IOException {
-        dir = Files.createTempDirectory("safetensors-fuzz");
-    }
-
-    @AfterAll
-    static void removeDir() throws IOException {
-        try (var files = Files.list(dir)) {
-            for (Path p : files.toList()) {
-                Files.delete(p);
-            }
-        }
-        Files.delete(dir);
-    }
+    /** Scratch files of the targets, one directory for the class (JUnit removes it). */
+    @TempDir
+    static Path dir;
 
     @FuzzTest(maxDuration = "30s")
     void readSafeTensors(byte[] input) {

@@ -2,7 +2,6 @@ package dev.tegula.example.consumer;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Layout;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.TensorFiles;
 import dev.tegula.io.npy.Npy;
@@ -35,7 +34,7 @@ public final class Main {
         Path npy = Path.of(args[0]);
         String expected = Files.readString(Path.of(args[1])).strip().toLowerCase(Locale.ROOT);
 
-        ArrayShape tiledShape = (ArrayShape) Shape.parse("f32[16,256]{1,0:T(8,128)}");
+        ArrayShape tiledShape = ArrayShape.parse("f32[16,256]{1,0:T(8,128)}");
         try (Arena arena = Arena.ofConfined()) {
             // dev.tegula.io: the file is mapped and relayouted into the tiled layout in one pass
             Array tiled = TensorFiles.readAs(npy, null, tiledShape.layout(), arena);

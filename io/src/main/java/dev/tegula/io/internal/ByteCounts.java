@@ -1,8 +1,8 @@
-package dev.tegula.cli;
+package dev.tegula.io.internal;
 
 import java.util.Locale;
 
-/** Byte counts as the {@code tegula} command prints them, in binary units (KiB = 1024 B). Stateless. */
+/** Byte counts in text, in binary units (KiB = 1024 B): io's messages and the {@code tegula} command. Stateless. */
 public final class ByteCounts {
     private static final String[] UNITS = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
 

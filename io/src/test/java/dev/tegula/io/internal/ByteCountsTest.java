@@ -1,4 +1,4 @@
-package dev.tegula.cli;
+package dev.tegula.io.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
