@@ -16,6 +16,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
+import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.Map;
@@ -73,19 +74,33 @@ public final class DLPack {
     private DLPack() {
     }
 
-    /** The one deleter stub of every export, made on first use. */
-    private static final class Stub {
-        static final MemorySegment DELETER;
+    /** The one deleter stub of every export, made on first use; see {@link #deleterStub()}. */
+    private static volatile MemorySegment deleterStub;
 
-        static {
-            try {
-                var handle = MethodHandles.lookup().findStatic(DLPack.class, "deleter",
-                        MethodType.methodType(void.class, MemorySegment.class));
-                DELETER = Linker.nativeLinker().upcallStub(handle, FunctionDescriptor.ofVoid(ADDRESS), Arena.global());
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
+    /**
+     * {@return the deleter stub of every export, made on first use} An upcall stub is a restricted
+     * method: without native access for this module it throws {@link IllegalCallerException} (here,
+     * not in a class initializer, so every export says so, not only the first).
+     */
+    private static MemorySegment deleterStub() {
+        MemorySegment stub = deleterStub;
+        if (stub == null) {
+            synchronized (EXPORTS) {
+                stub = deleterStub;
+                if (stub == null) {
+                    MethodHandle handle;
+                    try {
+                        handle = MethodHandles.lookup().findStatic(DLPack.class, "deleter",
+                                MethodType.methodType(void.class, MemorySegment.class));
+                    } catch (ReflectiveOperationException e) {
+                        throw new AssertionError(e);   // the method is right below
+                    }
+                    stub = Linker.nativeLinker().upcallStub(handle, FunctionDescriptor.ofVoid(ADDRESS), Arena.global());
+                    deleterStub = stub;
+                }
             }
         }
+        return stub;
     }
 
     /** The exported tensors' deleter: releases the export once; later calls are logged and ignored. */
@@ -143,7 +158,7 @@ public final class DLPack {
         m.set(JAVA_INT, DLPackStructs.V_MAJOR, DLPackStructs.MAJOR_VERSION);
         m.set(JAVA_INT, DLPackStructs.V_MINOR, DLPackStructs.MINOR_VERSION);
         m.set(ADDRESS, DLPackStructs.V_CTX, MemorySegment.NULL);
-        m.set(ADDRESS, DLPackStructs.V_DELETER, Stub.DELETER);
+        m.set(ADDRESS, DLPackStructs.V_DELETER, deleterStub());
         m.set(JAVA_LONG, DLPackStructs.V_FLAGS, flags);
         return register(m, DL_MANAGED_TENSOR_VERSIONED.byteSize(), arena, onRelease);
     }
@@ -213,7 +228,7 @@ public final class DLPack {
         }
         MemorySegment m = allocate(DL_MANAGED_TENSOR, a, DLPackStructs.L_TENSOR, arena);
         m.set(ADDRESS, DLPackStructs.L_CTX, MemorySegment.NULL);
-        m.set(ADDRESS, DLPackStructs.L_DELETER, Stub.DELETER);
+        m.set(ADDRESS, DLPackStructs.L_DELETER, deleterStub());
         return register(m, DL_MANAGED_TENSOR.byteSize(), arena, onRelease);
     }
 
