@@ -75,6 +75,23 @@ class BuildLinesTest {
                 "examples/consumer's tegula.version");
     }
 
+    /** {@return {@code xml} without comments, its whitespace between elements dropped} */
+    private static String plainXml(String xml) {
+        return xml.replaceAll("(?s)<!--.*?-->", "").replaceAll(">\\s+<", "><").strip();
+    }
+
+    @Test
+    void toolchainLinesForMavenOnJava17AreTheConsumers() throws IOException {
+        String readme = plainXml(block(section(), "maven-toolchains-plugin"));
+        String consumer = plainXml(read("examples/consumer/pom.xml"));
+        assertTrue(readme.contains("<goal>select-jdk-toolchain</goal>") && readme.contains("<version>[25,)</version>"),
+                readme);
+        assertTrue(consumer.contains(readme), "examples/consumer/pom.xml has the README's toolchains plugin: " + readme);
+        assertTrue(section().contains("pin `maven-jar-plugin` to `3.0.2`"), "the README says to pin the jar plugin");
+        assertTrue(consumer.contains("<artifactId>maven-jar-plugin</artifactId><version>3.0.2</version>"),
+                "examples/consumer pins maven-jar-plugin 3.0.2");
+    }
+
     @Test
     void gradleLinesNameTheSameArtifacts() throws IOException {
         String gradle = block(section(), "implementation(");
