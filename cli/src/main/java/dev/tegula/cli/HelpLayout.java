@@ -18,6 +18,11 @@ import java.util.List;
  * description column runs past it instead of being broken. Stateless.
  */
 final class HelpLayout {
+    /**
+     * A width no synopsis reaches, at which picocli writes it on one line. Not larger: picocli pads
+     * a custom synopsis to the width, and a width of a billion took seconds.
+     */
+    private static final int ONE_LINE = 4096;
     /** The widest left column (names and labels) that still shares its line with the description. */
     private static final int MAX_LEFT = 20;
 
@@ -110,8 +115,9 @@ final class HelpLayout {
         int width = usage.width();
         String one;
         try {
-            usage.width(Integer.MAX_VALUE / 2);
-            one = help.synopsis(help.synopsisHeadingLength()).strip();
+            usage.width(ONE_LINE);
+            // a custom synopsis comes in lines: its elements are rewrapped like picocli's own
+            one = help.synopsis(help.synopsisHeadingLength()).strip().replaceAll("\\s+", " ");
         } finally {
             usage.width(width);
         }

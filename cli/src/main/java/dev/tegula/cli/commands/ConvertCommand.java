@@ -47,10 +47,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "convert",
         mixinStandardHelpOptions = true,
-        customSynopsis = {"tegula convert [-hV] IN [--tensor=NAME] [--layout=[GLOB=]LAYOUT]...",
-                "                      [--type=[GLOB=]TYPE]... [--exclude=GLOB]...",
-                "                      [--skip-unsupported] [--shape=SHAPE] [--memory=SIZE]",
-                "                      [--progress=WHEN] [--stats] --out=OUT"},
+        customSynopsis = "tegula convert [-hV] IN [--tensor=NAME] [--layout=[GLOB=]LAYOUT]... [--type=[GLOB=]TYPE]..."
+                + " [--exclude=GLOB]... [--skip-unsupported] [--shape=SHAPE] [--f16-overflow=RULE] [--memory=SIZE]"
+                + " [--progress=WHEN] [--stats] --out=OUT",   // IN first, as it is typed; HelpLayout wraps it
         versionProvider = Main.Version.class,
         description = {"Convert tensor files and whole checkpoints into layouts and types, file to file.",
                 "IN is a checkpoint (a directory of safetensors shards and their index, as Hugging Face tools save"
