@@ -14,6 +14,7 @@ import picocli.CommandLine.Spec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStreamWriter;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.Charset;
@@ -59,8 +60,15 @@ public final class Main implements Runnable {
         System.setProperty("java.awt.headless", "true"); // pictures and charts are drawn without a display
         // convert names the stale temporaries it removed in a line of its own, escaped (TerminalText)
         System.setProperty("org.slf4j.simpleLogger.log.dev.tegula.io.internal.Temporaries", "warn");
-        System.exit(run(new PrintWriter(new OutputStreamWriter(System.out, charset("stdout.encoding"))),
-                new PrintWriter(new OutputStreamWriter(System.err, charset("stderr.encoding"))), args));
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        Charset outCharset = charset("stdout.encoding");
+        Charset errCharset = charset("stderr.encoding");
+        // what a library prints on its own (a logger) goes through the same rule as the command's lines
+        System.setOut(TerminalText.stream(out, outCharset));
+        System.setErr(TerminalText.stream(err, errCharset));
+        System.exit(run(new PrintWriter(new OutputStreamWriter(out, outCharset)),
+                new PrintWriter(new OutputStreamWriter(err, errCharset)), args));
     }
 
     private static Charset charset(String property) {

@@ -1,8 +1,17 @@
 package dev.tegula.cli;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.Writer;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.Charset;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
 
 /**
  * The one rule for what the {@code tegula} command prints: no control character reaches a terminal
@@ -12,7 +21,8 @@ import java.io.Writer;
  * file or shard name, metadata, text a user typed, a library's exception message), the value goes
  * through {@link #of} (or {@link #message} for text whose parts are not known), which escapes it and
  * cuts it; and the command's two streams are {@link #writer writers} that escape every control
- * character still reaching them but the line ends the command writes itself.
+ * character still reaching them but the line ends the command writes itself ({@code System.out}
+ * and {@code System.err} too, for what a library prints on its own: {@link #stream}).
  *
  * <ul>
  *   <li><b>Escaped:</b> control characters (C0, DEL, C1: ESC, BEL, the single-character CSI
@@ -130,6 +140,52 @@ public final class TerminalText {
      */
     public static PrintWriter writer(Writer out) {
         return new Escaping(out);
+    }
+
+    /**
+     * {@return a print stream over {@code raw} that escapes what is printed to it as {@link #writer}
+     * does} For code that prints on its own, such as a library's logger: {@link Main#main} makes
+     * {@code System.out} and {@code System.err} such streams. Bytes are decoded in {@code charset}
+     * (a sequence split between two writes is joined), escaped, and encoded again.
+     */
+    public static PrintStream stream(OutputStream raw, Charset charset) {
+        Writer escaped = new Filter(new OutputStreamWriter(raw, charset));
+        CharsetDecoder decoder = charset.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
+                .onUnmappableCharacter(CodingErrorAction.REPLACE);
+        OutputStream decoding = new OutputStream() {
+            private final ByteBuffer bytes = ByteBuffer.allocate(4096);
+            private final CharBuffer chars = CharBuffer.allocate(4096);
+
+            @Override
+            public void write(int b) throws IOException {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public synchronized void write(byte[] b, int off, int len) throws IOException {
+                while (len > 0) {
+                    int n = Math.min(len, bytes.remaining());
+                    bytes.put(b, off, n);
+                    off += n;
+                    len -= n;
+                    bytes.flip();
+                    CoderResult r;
+                    do {
+                        r = decoder.decode(bytes, chars, false);
+                        chars.flip();
+                        escaped.write(chars.array(), chars.position(), chars.remaining());
+                        chars.clear();
+                    } while (r.isOverflow());
+                    bytes.compact();
+                }
+            }
+
+            @Override
+            public synchronized void flush() throws IOException {
+                escaped.flush();
+            }
+        };
+        return new PrintStream(decoding, true, charset);
     }
 
     /** Writes a carriage return to {@code w} past the escaping of a {@link #writer}: a progress bar redraws its line. */

@@ -200,5 +200,14 @@ class HostileTextTest {
         w.print("\ude00");
         w.flush();
         assertEquals("a\\x1b[31mb\\rc\\td\\x85e\\u{202e}f\n\\x\ud83d\ude00", sink.toString());
+        // System.out and System.err, for a library's logger: bytes in, the same rule
+        java.io.ByteArrayOutputStream raw = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream s = TerminalText.stream(raw, java.nio.charset.StandardCharsets.UTF_8);
+        byte[] utf8 = "log: n\u001b]0;t\u0007 \u00fc\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        s.write(utf8, 0, 10);   // the two bytes of \u00fc split between two writes below
+        s.write(utf8, 10, utf8.length - 10 - 2);
+        s.write(utf8, utf8.length - 2, 2);
+        s.flush();
+        assertEquals("log: n\\x1b]0;t\\x07 \u00fc\n", raw.toString(java.nio.charset.StandardCharsets.UTF_8));
     }
 }
