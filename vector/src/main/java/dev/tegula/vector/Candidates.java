@@ -163,7 +163,8 @@ final class Candidates {
     /**
      * {@return the estimate: the walk the engine's rules choose, with no timing}: loops in
      * {@link LoopNest#estimateOrder()}, the outermost walked loop split between threads; for
-     * transposes 16x16 tiles where 512-bit vectors allow (32x32 for 2-byte elements), blocks of {@link #NEAR_BLOCK} (or
+     * transposes 16x16 tiles where 512-bit vectors allow (32x32 for 2-byte elements), blocks of
+     * {@link #NEAR_BLOCK} (or
      * {@link #FAR_BLOCK} where either side's rows lie {@link #FAR_ROW_BYTES} apart or more),
      * destination strips where the loop around the kernel continues the destination rows and not the
      * source rows, and staged blocks of {@link #STAGED_BLOCK_I} x {@link #STAGED_BLOCK_J} where the

@@ -18,7 +18,7 @@ import jdk.incubator.vector.VectorSpecies;
  * walks a block strip by strip ({@code T} source rows at a time, or {@code T} destination rows at a
  * time) in square tiles of {@code T×T} elements transposed in registers: 16×16 with 512-bit vectors
  * (AVX-512: 16 int lanes, the 16 shorts of a 256-bit vector), 8×8 with 256-bit vectors or where
- * the walk asks for it. A 16×16 tile is four rounds of two-source permutes ({@code selectFrom} of
+ * the walk asks for it, and for 2-byte elements with 512-bit vectors 32×32 ({@link #tile32Short}). A 16×16 tile is four rounds of two-source permutes ({@code selectFrom} of
  * two vectors, one {@code vpermt2d}/{@code vpermt2w} each on AVX-512); each round swaps one bit of
  * the row index with the same bit of the lane index. Tiles are stored straight into the
  * destination, and a step along a strip covers {@code max(T, 64 / b)} destination elements, so
