@@ -36,12 +36,15 @@ final class Candidates {
     /** At most this many loops are permuted in every order; more are tried in a few orders only. */
     static final int MAX_PERMUTED_LOOPS = 4;
 
-    /** {@return the tile edges the transpose kernels have on this machine: 16 only with 512-bit vectors; none without vectors} */
+    /**
+     * {@return the tile edges the transpose kernels have on this machine, the estimate's first}: 16
+     * (and 32 for 2-byte elements) only with 512-bit vectors; 8; none without vectors
+     */
     static int[] tiles() {
         if (TransposeKernels.TILE == 0) {
             return new int[0];
         }
-        return TransposeKernels.TILE == 16 ? new int[] {16, 8} : new int[] {8};
+        return TransposeKernels.TILE == 16 ? new int[] {32, 16, 8} : new int[] {8};
     }
 
     /**
@@ -147,7 +150,7 @@ final class Candidates {
         return !zip && TransposeKernels.applies(elementBytes, nI, nJ, t);
     }
 
-    /** {@return the largest tile edge of {@link #tiles()} that the nest can use} */
+    /** {@return the first tile edge of {@link #tiles()} that the nest can use: the estimate's} */
     private static int largestTile(LoopNest nest, int elementBytes) {
         for (int t : tiles()) {
             if (tiled(nest, elementBytes, t)) {
@@ -160,7 +163,8 @@ final class Candidates {
     /**
      * {@return the estimate: the walk the engine's rules choose, with no timing}: loops in
      * {@link LoopNest#estimateOrder()}, the outermost walked loop split between threads; for
-     * transposes 16x16 tiles where 512-bit vectors allow, blocks of {@link #NEAR_BLOCK} (or
+     * transposes 16x16 tiles where 512-bit vectors allow (32x32 for 2-byte elements), blocks of
+     * {@link #NEAR_BLOCK} (or
      * {@link #FAR_BLOCK} where either side's rows lie {@link #FAR_ROW_BYTES} apart or more),
      * destination strips where the loop around the kernel continues the destination rows and not the
      * source rows, and staged blocks of {@link #STAGED_BLOCK_I} x {@link #STAGED_BLOCK_J} where the

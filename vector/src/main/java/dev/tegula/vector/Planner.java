@@ -20,25 +20,24 @@ import java.util.function.BiFunction;
  *
  * <p>Measuring times each candidate on a part of the largest nest: a range of its split loop worth
  * about {@link #PART_BYTES}, cut between the plan's threads as execution cuts it; successive runs
- * take successive parts, so each runs on data that is not in the caches, as in a whole relayout. The kernels are
- * first run until two runs agree (so the JIT has compiled them), then every candidate of a family
- * runs once untimed and {@link #TIMED_ROUNDS} times timed, interleaved; the fastest run counts,
- * per byte. A measuring planner tries the families one after the other (loop orders, staging, strips and
- * band orders, blocks, tiles, thread splits), each starting from the best walk so far, in two
- * passes (the best of one family depends on the others'); an
- * exhaustive one times every combination. Other nests (partial tiles) keep the estimate.
- * Stateless and thread-safe.
+ * take successive parts, so each runs on data that is not in the caches, as in a whole relayout.
+ * The kernels are first run until two runs agree (so the JIT has compiled them), then every
+ * candidate of a family runs {@link #TIMED_ROUNDS} times, interleaved with the others; the fastest
+ * run counts, per byte. A measuring planner tries the families one after the other (loop orders,
+ * staging, strips and band orders, blocks, tiles, thread splits), each starting from the best walk
+ * so far, in two passes (the best of one family depends on the others'); an exhaustive one times
+ * every combination. Other nests (partial tiles) keep the estimate. Stateless and thread-safe.
  */
 final class Planner {
     private Planner() {
     }
 
     /** Bytes (read and written) of the part each candidate is timed on. */
-    static final long PART_BYTES = 24L << 20;
+    static final long PART_BYTES = 16L << 20;
     /** Passes of a measuring planner over the families of candidates. */
     static final int MEASURE_PASSES = 2;
     /** Timed runs of each candidate; the fastest counts. */
-    static final int TIMED_ROUNDS = 3;
+    static final int TIMED_ROUNDS = 2;
     /** Most candidates an exhaustive planner times. */
     static final int EXHAUSTIVE_LIMIT = 4096;
     /** Nests under this many bytes are never measured. */
@@ -285,13 +284,10 @@ final class Planner {
             }
         }
 
-        /** {@return the fastest walk per byte} Each runs once untimed, then {@link #TIMED_ROUNDS} times, interleaved. */
+        /** {@return the fastest walk per byte} Each runs {@link #TIMED_ROUNDS} times, interleaved with the others. */
         Walk fastest(List<Walk> candidates) {
             long[] best = new long[candidates.size()];
             java.util.Arrays.fill(best, Long.MAX_VALUE);
-            for (Walk w : candidates) {
-                time(w);
-            }
             for (int r = 0; r < TIMED_ROUNDS; r++) {
                 for (int i = 0; i < candidates.size(); i++) {
                     best[i] = Math.min(best[i], time(candidates.get(i)));

@@ -18,7 +18,7 @@ import jdk.incubator.vector.VectorSpecies;
  * walks a block strip by strip ({@code T} source rows at a time, or {@code T} destination rows at a
  * time) in square tiles of {@code T×T} elements transposed in registers: 16×16 with 512-bit vectors
  * (AVX-512: 16 int lanes, the 16 shorts of a 256-bit vector), 8×8 with 256-bit vectors or where
- * the walk asks for it. A 16×16 tile is four rounds of two-source permutes ({@code selectFrom} of
+ * the walk asks for it, and for 2-byte elements with 512-bit vectors 32×32 ({@link #tile32Short}). A 16×16 tile is four rounds of two-source permutes ({@code selectFrom} of
  * two vectors, one {@code vpermt2d}/{@code vpermt2w} each on AVX-512); each round swaps one bit of
  * the row index with the same bit of the lane index. Tiles are stored straight into the
  * destination, and a step along a strip covers {@code max(T, 64 / b)} destination elements, so
@@ -37,6 +37,10 @@ final class TransposeKernels {
     private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
     private static final VectorSpecies<Integer> I16 = IntVector.SPECIES_512;
     private static final VectorSpecies<Short> S16 = ShortVector.SPECIES_256;
+    private static final VectorSpecies<Short> S32 = ShortVector.SPECIES_512;
+    /** Lane indexes into {@code a ++ b} (32 shorts each) that interleave lanes 0-15 of a and b, and 16-31. */
+    private static final ShortVector ZIP_LO = zipIndex(0);
+    private static final ShortVector ZIP_HI = zipIndex(16);
 
     /** The largest tile edge of this machine: 16 where 512-bit vectors are native, else 8; 0 when the Vector API paths are off. */
     static final int TILE = !Kernels.VECTOR ? 0 : IntVector.SPECIES_PREFERRED.length() >= 16 ? 16 : 8;
@@ -53,7 +57,7 @@ final class TransposeKernels {
 
     /** The per-thread buffer a 16x16 tile's rows pass through between permute rounds (1 KiB, in L1). */
     static final ThreadLocal<MemorySegment> TILE_BUFFER = ThreadLocal.withInitial(
-            () -> java.lang.foreign.Arena.ofAuto().allocate(1024, 64));
+            () -> java.lang.foreign.Arena.ofAuto().allocate(3072, 64));
 
     private static final IntVector IDX_IA1 = intIndex(1, true);
     private static final IntVector IDX_IB1 = intIndex(1, false);
@@ -99,9 +103,14 @@ final class TransposeKernels {
         return ShortVector.fromArray(S16, s, 0);
     }
 
-    /** {@return true if this kernel takes a transpose of {@code b}-byte elements with these extents in tiles of edge {@code t}} */
+    /**
+     * {@return true if this kernel takes a transpose of {@code b}-byte elements with these extents in
+     * tiles of edge {@code t}}: 8 or 16 up to {@link #TILE}, or 32 for 2-byte elements where
+     * {@link #TILE} is 16 ({@link #tile32Short}).
+     */
     static boolean applies(int b, long nI, long nJ, int t) {
-        return t > 0 && t <= TILE && (b == 4 || b == 2) && nI >= t && nJ >= Math.max(t, 64 / b);
+        boolean edge = t > 0 && t <= TILE || t == 32 && b == 2 && TILE == 16;
+        return edge && (b == 4 || b == 2) && nI >= t && nJ >= Math.max(t, 64 / b);
     }
 
     /**
@@ -128,6 +137,9 @@ final class TransposeKernels {
     static void direct(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
                        long sJ, int t, long blockI, long blockJ, Walk.Strips strips, Walk.Bands bands) {
         MemorySegment w = TILE_BUFFER.get();
+        if (t == 32) {
+            w = w.asSlice(0, 3072);   // the zipped rows, then the 16x16 tile's buffer
+        }
         int tj = Math.max(t, 64 / b);             // destination elements per step: whole 64-byte lines
         long fullI = nI - nI % t;
         long fullJ = nJ - nJ % tj;
@@ -194,6 +206,10 @@ final class TransposeKernels {
     /** One step of a strip: t destination rows by tj destination elements, as tj / t square tiles. */
     private static void step(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow, int b,
                              int t, int tj, MemorySegment w) {
+        if (t == 32) {
+            tile32Short(src, sb, sRow, dst, db, dRow, w);
+            return;
+        }
         if (t == 16) {
             if (b == 4) {
                 tile16Int(src, sb, sRow, dst, db, dRow, w);
@@ -210,6 +226,34 @@ final class TransposeKernels {
                 Kernels.block8x8Short(src, sb + k * sRow, sRow, dst, db + k * 2L, dRow);
             }
         }
+    }
+
+    private static ShortVector zipIndex(int from) {
+        short[] x = new short[32];
+        for (int c = 0; c < 32; c++) {
+            x[c] = (short) ((c & 1) == 0 ? from + c / 2 : 32 + from + c / 2);
+        }
+        return ShortVector.fromArray(S32, x, 0);
+    }
+
+    /**
+     * One 32x32 tile of 2-byte elements, whole 64-byte lines on both sides: the rows are zipped in
+     * pairs (rows 2k and 2k+1 interleaved element by element) into {@code w}, which makes two 16x16
+     * tiles of 32-bit pairs; transposing those ({@link #tile16Int}) leaves each pair's halves in
+     * order, so each 32-bit row out is a destination row of 32 elements. {@code w}: 3 KiB, the
+     * zipped rows in its first 2 KiB, the int tile's buffer in the last.
+     */
+    static void tile32Short(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow,
+                            MemorySegment w) {
+        for (int k = 0; k < 16; k++) {
+            ShortVector a = ShortVector.fromMemorySegment(S32, src, sb + 2L * k * sRow, NATIVE);
+            ShortVector b = ShortVector.fromMemorySegment(S32, src, sb + (2L * k + 1) * sRow, NATIVE);
+            ZIP_LO.selectFrom(a, b).intoMemorySegment(w, k * 64L, NATIVE);
+            ZIP_HI.selectFrom(a, b).intoMemorySegment(w, 1024 + k * 64L, NATIVE);
+        }
+        MemorySegment tile = w.asSlice(2048, 1024);
+        tile16Int(w, 0, 64, dst, db, dRow, tile);
+        tile16Int(w, 1024, 64, dst, db + 16 * dRow, dRow, tile);
     }
 
     /**
