@@ -248,27 +248,40 @@ final class Planner {
         }
 
         private long bytes(Walk w) {
-            return (long) ((double) w.nest().elements() * (b + srcBytes) * part(w) / w.splitExtent());
+            long e = w.splitExtent();
+            int n = executor == null ? 1 : (int) Math.max(1, Math.min(threads, e));
+            long piece = Math.max(1, Math.min(e / n, part(w) / n));
+            return (long) ((double) w.nest().elements() * (b + srcBytes) * piece * n / e);
         }
 
         /**
          * Times one run of {@code w} on the next part: parts follow each other through the buffers
          * (wrapping around), so a part is not in the caches from its last run, as the data of a
-         * whole relayout is not.
+         * whole relayout is not. With several threads, each thread's piece of the part lies in that
+         * thread's own share of the split loop, as in a whole run (pieces side by side would share
+         * pages and lines that the threads of a whole run do not).
          */
         private long time(Walk w) {
             long p = part(w);
             long e = w.splitExtent();
-            long start = (long) (cursor * e);
-            if (start + p > e) {
-                start = 0;
+            int n = executor == null ? 1 : (int) Math.max(1, Math.min(threads, e));
+            long share = e / n;
+            long piece = Math.max(1, Math.min(share, p / n));
+            long align = RelayoutPlan.alignment(w);
+            long offset = (long) (cursor * share);
+            if (offset + piece > share) {
+                offset = 0;
                 cursor = 0;
             }
-            cursor += (double) p / e;
-            long first = start;
+            cursor += (double) piece / share;
+            long at = offset;
             long t0 = System.nanoTime();
-            Tasks.forEachPart(executor, threads, p, RelayoutPlan.alignment(w),
-                    (lo, hi) -> Stage.run(w, convert, src, dst, b, first + lo, first + hi));
+            Tasks.forEachPart(executor, n, n, 1, (lo, hi) -> {
+                for (long k = lo; k < hi; k++) {
+                    long from = Math.min(e, (k * share + at) / align * align);
+                    Stage.run(w, convert, src, dst, b, from, Math.min(e, from + piece));
+                }
+            });
             return System.nanoTime() - t0;
         }
 
