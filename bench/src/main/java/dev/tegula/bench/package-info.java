@@ -1,8 +1,9 @@
 /**
- * The relayout benchmark cases shared by Tegula's own tools: {@code tegula bench} and
- * {@code tegula plan} (cli) and the JMH benchmarks (jmh) run the one list in
- * {@link dev.tegula.bench.RelayoutCases}. Not API: a tool's module, which no library module
- * requires. Holds data and its parsing only; must not time anything or depend on cli, jmh or a
- * benchmark harness.
+ * What Tegula's own tools share for benchmarking: {@code tegula bench} and {@code tegula plan}
+ * (cli) and the JMH benchmarks (jmh) run the one list of relayout cases in
+ * {@link dev.tegula.bench.RelayoutCases}, and the benchmarks and tests read how many bytes of a
+ * buffer huge pages back through {@link dev.tegula.bench.MemoryMaps}. Not API: a tool's module,
+ * which no library module requires. Holds the cases, their parsing and that reading of the
+ * process's memory mappings; must not time anything or depend on cli, jmh or a benchmark harness.
  */
 package dev.tegula.bench;

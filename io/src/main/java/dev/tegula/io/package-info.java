@@ -8,15 +8,17 @@
  * <ul>
  *   <li>{@link dev.tegula.io.TensorFormat} is the sealed type of the file formats
  *       ({@link dev.tegula.io.NpyFormat}, {@link dev.tegula.io.NpyDirectoryFormat},
- *       {@link dev.tegula.io.SafeTensorsFormat}, {@link dev.tegula.io.GgufFormat},
- *       {@link dev.tegula.io.RawFormat}): the one place a file's format is recognised, by its name
- *       or its first bytes.</li>
+ *       {@link dev.tegula.io.SafeTensorsFormat},
+ *       {@link dev.tegula.io.SafeTensorsCheckpointFormat} (a sharded Hugging Face checkpoint
+ *       directory), {@link dev.tegula.io.GgufFormat}, {@link dev.tegula.io.RawFormat}): the one
+ *       place a file's format is recognised, by its name or its first bytes.</li>
  *   <li>{@link dev.tegula.io.TensorFiles#readAs} reads a tensor into a target layout (for example
  *       a tiled device layout) in one pass from a mapping of the file.</li>
  *   <li>{@link dev.tegula.io.TensorFiles#convert} converts file to file in bounded memory, as
  *       {@link dev.tegula.io.ConvertRules} (which tensors, which layouts and types) and
- *       {@link dev.tegula.io.ConvertOptions} (memory, threads, progress, the f16 overflow rule) say,
- *       and returns a {@link dev.tegula.io.ConvertReport}.</li>
+ *       {@link dev.tegula.io.ConvertOptions} (memory, threads, the f16 overflow rule, and a
+ *       {@link dev.tegula.io.ConvertProgress} told how far it has come) say, and returns a
+ *       {@link dev.tegula.io.ConvertReport}.</li>
  *   <li>{@link dev.tegula.io.F16Overflow} says what writing a tensor as f16 does with a finite value
  *       too large for f16 (refuse with an {@link dev.tegula.io.F16OverflowException}, saturate, or
  *       IEEE infinity), wherever Tegula writes a file.</li>

@@ -1,7 +1,8 @@
 /**
  * What {@code io}'s format packages and its conversion share. Not API: exported only
- * {@code to dev.tegula.cli} (Tegula's command-line tool writes its pictures through
- * {@link dev.tegula.io.internal.AtomicFile}); no other module may use it.
+ * {@code to dev.tegula.cli}, Tegula's command-line tool, which writes its pictures and charts
+ * through {@link dev.tegula.io.internal.AtomicFile} and prints byte counts with
+ * {@link dev.tegula.io.internal.ByteCounts}; no other module may use it.
  * <ul>
  *   <li>the header parsers: {@link dev.tegula.io.internal.Json} (safetensors headers) and
  *       {@link dev.tegula.io.internal.PyLiteral} (the Python literal in an {@code .npy} header);</li>
@@ -10,8 +11,12 @@
  *   <li>{@link dev.tegula.io.internal.FileMagic}: the bytes the formats start with;</li>
  *   <li>file helpers: {@link dev.tegula.io.internal.MappedFiles} (read-only mappings, strict text
  *       decoding, whole writes), {@link dev.tegula.io.internal.AtomicFile} (a file written whole or
- *       not at all) and {@link dev.tegula.io.internal.NativeFiles} (kernel hints: madvise,
- *       fallocate, writeback);</li>
+ *       not at all), {@link dev.tegula.io.internal.AtomicDirectory} (a directory written whole or
+ *       not at all), {@link dev.tegula.io.internal.Temporaries} (the temporaries of both: their
+ *       names, their writers' locks, stale ones removed, what a shutdown deletes) and
+ *       {@link dev.tegula.io.internal.NativeFiles} (kernel hints: madvise, fallocate,
+ *       writeback);</li>
+ *   <li>{@link dev.tegula.io.internal.ByteCounts}: byte counts in text, in binary units;</li>
  *   <li>{@link dev.tegula.io.internal.F16OverflowCheck}: the {@link dev.tegula.io.F16Overflow} rule
  *       applied to a tensor just written as f16, by whoever writes a file (conversion, the GGUF
  *       writer).</li>
