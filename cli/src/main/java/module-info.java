@@ -1,7 +1,8 @@
 /**
  * The {@code tegula} command: an application, not an API (it exports nothing). It reads the libraries
  * through their exported packages; what it needs beyond them is exported to it by name
- * ({@code dev.tegula.io.internal}, for {@code AtomicFile}). picocli reads the annotated commands by
+ * ({@code dev.tegula.io.internal}, for {@code AtomicFile}, which writes its pictures and charts
+ * whole or not at all, and {@code ByteCounts}, which prints byte counts as io's messages do). picocli reads the annotated commands by
  * reflection, so their packages are opened to it.
  */
 module dev.tegula.cli {
