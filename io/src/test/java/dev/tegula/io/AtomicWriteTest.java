@@ -24,9 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue #13, item 4: a write that fails part-way leaves the old file as it was and no partial or
- * temporary file. The failure is real: the data comes from a mapping of a file that was truncated
- * after it was mapped, so the kernel's {@code write} fails ("Bad address") in the middle of the data.
+ * A write that fails part-way leaves the old file as it was and no partial or temporary file. The
+ * failure is real: the data comes from a mapping of a file that was truncated after it was mapped,
+ * so the kernel's {@code write} fails ("Bad address") in the middle of the data.
  */
 class AtomicWriteTest {
     private static final byte[] OLD = "the old file, which must survive".getBytes();
