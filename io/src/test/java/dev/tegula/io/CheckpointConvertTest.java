@@ -75,6 +75,32 @@ class CheckpointConvertTest {
         return n;
     }
 
+    /**
+     * Waits up to {@code millis} for the temporaries of two or more shards under {@code root}
+     * ({@code .model-…safetensors.N.tmp}); {@return how many there were when the wait ended}
+     */
+    private static int shardTemporariesWithin(Path root, long millis) {
+        long end = System.nanoTime() + millis * 1_000_000;
+        while (true) {
+            int n;
+            try (Stream<Path> s = Files.walk(root)) {
+                n = (int) s.map(p -> p.getFileName().toString())
+                        .filter(f -> f.startsWith(".model-") && f.endsWith(".tmp")).count();
+            } catch (IOException | java.io.UncheckedIOException e) {
+                n = 0;   // a temporary renamed or removed while listed: look again
+            }
+            if (n >= 2 || System.nanoTime() > end) {
+                return n;
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return n;
+            }
+        }
+    }
+
     private static ConvertOptions options() {
         return ConvertOptions.defaults();
     }
@@ -240,7 +266,17 @@ class CheckpointConvertTest {
         Path many = dir.resolve("many");
         // 1 thread: one file at a time; 4 threads and 256 MiB: the three shards at once, 85 MiB each
         TensorFiles.convert(in, one, rules, options().withParallelism(1));
-        TensorFiles.convert(in, many, rules, options().withParallelism(4).withMemory(256L << 20));
+        // the first progress call holds its shard's writer until another shard's temporary is
+        // there: written one after another, the next shard cannot begin while the first is held
+        int[] inFlight = {-1};
+        ConvertProgress waitForAnother = (tensor, done, total) -> {
+            if (inFlight[0] < 0) {
+                inFlight[0] = shardTemporariesWithin(dir, 10_000);
+            }
+        };
+        TensorFiles.convert(in, many, rules,
+                options().withParallelism(4).withMemory(256L << 20).withProgress(waitForAnother));
+        assertTrue(inFlight[0] >= 2, inFlight[0] + " shard(s) in flight at the first progress call; want 2 or more");
         assertEquals(listing(one), listing(many));
         for (String f : listing(one)) {
             assertArrayEquals(Files.readAllBytes(one.resolve(f)), Files.readAllBytes(many.resolve(f)), f);
