@@ -10,6 +10,7 @@ import dev.tegula.ffm.Array;
 import dev.tegula.io.npy.Npy;
 import dev.tegula.io.safetensors.SafeTensors;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.lang.foreign.Arena;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,7 +31,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * commands print. Each document's samples run in order, in process, in a scratch directory that
  * holds the files they name: {@code model.safetensors} (w bf16[20,300], b f32[3,4], metadata
  * {@code format = pt}), {@code weights.npy} (f64[2,3], Fortran order), {@code model.gguf} (the
- * io fixture all_types_v3.gguf) and {@code tiny-llama} (the checkpoint fixture transformers saved).
+ * io fixture all_types_v3.gguf), {@code tiny-llama} (the checkpoint fixture transformers saved) and
+ * what a {@code convert --out model-copy.safetensors} killed outright would leave: its temporary
+ * {@code .model-copy.safetensors.8841020547305276161.tmp} (6 GiB, sparse) and a lock file no process
+ * holds.
  * A line {@code $ ./run ARGS} runs the command (file names are taken in the scratch directory);
  * the lines under it are stderr then stdout, the scratch directory's path taken out; a line
  * {@code ...} stands for any lines; {@code $ echo $?} checks the exit status.
@@ -58,6 +62,11 @@ class CliSamplesTest {
             Npy.write(n, scratch.resolve("weights.npy"));
         }
         Files.copy(FIXTURES.resolve("gguf/all_types_v3.gguf"), scratch.resolve("model.gguf"));
+        String stale = ".model-copy.safetensors.8841020547305276161";
+        try (RandomAccessFile tmp = new RandomAccessFile(scratch.resolve(stale + ".tmp").toFile(), "rw")) {
+            tmp.setLength(6L << 30);   // sparse: the size of what was written, without writing it
+        }
+        Files.createFile(scratch.resolve(stale + ".lock"));
         Path llama = Files.createDirectory(scratch.resolve("tiny-llama"));
         try (Stream<Path> s = Files.list(FIXTURES.resolve("checkpoint/tiny-llama"))) {
             for (Path f : s.toList()) {
