@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * without Maven when the jar is newer than every source and pom, builds when something changed,
  * and lets none of Maven's colour codes through. Runs the real script in a copy of the checkout's
  * skeleton, with a stand-in {@code mvn} (which prints the {@code ESC[0m} resets Maven 3.8 prints,
- * and records that it ran) and a stand-in tool: a module {@code dev.tegula.cli} whose
+ * and records that it ran), for the choice of locale a stand-in {@code locale} (which reports a given
+ * character set and list), and a stand-in tool: a module {@code dev.tegula.cli} whose
  * {@code dev.tegula.cli.Main} prints its working directory and arguments, which the script can only
  * start if it starts the tool as a module on the module path.
  */
@@ -62,6 +63,10 @@ class RunScriptTest {
                                     }
                                     System.out.println(args[i] + ": " + found);
                                 }
+                                return;
+                            }
+                            if (args.length > 0 && args[0].equals("probe-locale")) {
+                                System.out.println("LC_ALL=" + System.getenv("LC_ALL"));
                                 return;
                             }
                             System.out.println("cwd=" + System.getProperty("user.dir"));
@@ -248,9 +253,50 @@ class RunScriptTest {
         Result r = start(pb);
         assertEquals(0, r.code(), r.err());
         Result locales = start(new ProcessBuilder("/bin/sh", "-c", "locale -a 2>/dev/null | grep -i '\\.utf-\\{0,1\\}8$'"));
-        if (locales.code() != 0) {
-            return;   // no UTF-8 locale to give the JVM: the tool itself then says how to start it (CLocaleTest)
+        ProcessBuilder c = new ProcessBuilder(checkout.resolve("run").toString(), "probe-locale");
+        c.environment().put("LC_ALL", "C");
+        c.environment().put("LANG", "C");
+        Result chosen = start(c);
+        if (locales.code() == 0) {
+            assertTrue(chosen.out().toLowerCase(java.util.Locale.ROOT).matches("lc_all=.*\\.utf-?8\n"), chosen.out());
+            assertEquals("jnu=UTF-8\n\u00fc.npy: found\nplain.txt: missing\n", r.out());
+        } else {
+            // no UTF-8 locale to give the JVM: the C locale is left as it is, and the tool itself then
+            // says how to start it (CLocaleTest)
+            assertEquals("LC_ALL=C\n", chosen.out());
         }
-        assertEquals("jnu=UTF-8\n\u00fc.npy: found\nplain.txt: missing\n", r.out());
+    }
+
+    /**
+     * Runs {@code ./run probe-locale} under {@code LC_ALL=lcAll} with a stand-in {@code locale} that
+     * reports {@code charmap} and lists {@code available} for {@code -a}; {@return the LC_ALL the tool got}
+     */
+    private String localeGiven(String lcAll, String charmap, String... available) throws Exception {
+        Path locale = tmp.resolve("bin/locale");
+        Files.writeString(locale, "#!/bin/sh\n"
+                + "case \"$1\" in\n"
+                + "  charmap) echo '" + charmap + "' ;;\n"
+                + "  -a) printf '" + String.join("\\n", available) + "\\n' ;;\n"
+                + "  *) exit 1 ;;\n"
+                + "esac\n");
+        Files.setPosixFilePermissions(locale, PosixFilePermissions.fromString("rwxr-xr-x"));
+        ProcessBuilder pb = new ProcessBuilder(checkout.resolve("run").toString(), "probe-locale");
+        pb.environment().put("LC_ALL", lcAll);
+        pb.environment().put("LANG", "C");
+        Result r = start(pb);
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().startsWith("LC_ALL="), r.out());
+        return r.out().substring("LC_ALL=".length()).strip();
+    }
+
+    @Test
+    void underAnAsciiLocaleTheToolGetsCUtf8ElseTheFirstUtf8LocaleListedElseTheLocaleAsItWas() throws Exception {
+        assertEquals("C.utf8", localeGiven("C", "ANSI_X3.4-1968", "C", "en_US.UTF-8", "C.utf8", "POSIX"));
+        assertEquals("C.UTF-8", localeGiven("POSIX", "ANSI_X3.4-1968", "C", "C.UTF-8", "POSIX"));
+        assertEquals("de_DE.utf8", localeGiven("C", "US-ASCII", "C", "POSIX", "de_DE.utf8", "en_US.UTF-8"));
+        assertEquals("C", localeGiven("C", "ANSI_X3.4-1968", "C", "POSIX", "de_DE.ISO-8859-1"));
+        // a character set that carries every byte through is left alone
+        assertEquals("de_DE.ISO-8859-1", localeGiven("de_DE.ISO-8859-1", "ISO-8859-1", "C", "C.utf8"));
+        assertEquals("en_US.UTF-8", localeGiven("en_US.UTF-8", "UTF-8", "C", "C.utf8"));
     }
 }
