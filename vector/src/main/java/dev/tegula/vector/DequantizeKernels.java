@@ -582,8 +582,8 @@ final class DequantizeKernels {
     /**
      * {@code n} blocks from the start of {@code src} to the start of {@code dst}. An {@code int} loop over
      * slices: the {@code long} loop over offsets into the whole buffers was deoptimized again and again
-     * ("profile_predicate" traps, 20-40 recompilations) when called a row at a time, and ran in slower
-     * code for seconds.
+     * ("profile_predicate" traps, recompiled each time) when called a row at a time, and ran in slower
+     * code meanwhile (see {@code docs/benchmarks.md}).
      */
     private static void q5(MemorySegment src, MemorySegment dst, int n, boolean withMin) {
         int bytes = withMin ? 24 : 22;

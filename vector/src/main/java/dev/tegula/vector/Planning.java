@@ -6,10 +6,12 @@ package dev.tegula.vector;
  * speed.
  *
  * <ul>
- *   <li>{@link #ESTIMATE}: the engine's rules, no timing; planning takes microseconds.</li>
+ *   <li>{@link #ESTIMATE}: the engine's rules, no timing; planning is arithmetic on the two
+ *       shapes, negligible beside a relayout.</li>
  *   <li>{@link #MEASURE}: times a bounded set of likely candidates (one family of parameters after
  *       the other, each starting from the best so far) on a part of the buffers, and keeps the
- *       fastest; for a 256 MiB relayout well under two seconds.</li>
+ *       fastest; it takes far less time than timing every candidate, and is paid once per shape
+ *       pair (see {@code docs/relayout.md} for what it costs).</li>
  *   <li>{@link #EXHAUSTIVE}: times every candidate (up to a few thousand); for offline tuning.</li>
  *   <li>{@link #AUTO}: what {@link Relayout#copy} and {@link Relayout#to} do: {@link #ESTIMATE}
  *       below {@value #AUTO_MEASURE_BYTES} bytes, {@link #MEASURE} at or above it, once per shape
