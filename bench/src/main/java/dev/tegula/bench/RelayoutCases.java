@@ -1,6 +1,8 @@
 package dev.tegula.bench;
 
 import dev.tegula.core.ArrayShape;
+import dev.tegula.core.ElementType;
+import dev.tegula.core.Layout;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -90,11 +92,34 @@ public final class RelayoutCases {
             throw new IllegalArgumentException("spec: expected name|shape|layout, got " + spec);
         }
         ArrayShape from = ArrayShape.parse(parts[1]);
-        String dims = from.toStringWithoutLayout();
-        int brace = parts[2].indexOf('{');
-        String to = brace == 0 ? dims + parts[2]
-                : parts[2].substring(0, brace) + dims.substring(dims.indexOf('[')) + parts[2].substring(brace);
-        return new Case(parts[0], from, ArrayShape.parse(to));
+        return new Case(parts[0], from, target(from, parts[2]));
+    }
+
+    /**
+     * {@return the destination shape that the layout part of a case gives {@code from}: its dimensions,
+     * in the layout, of the element type the part names first or else of {@code from}'s}
+     *
+     * @param from   the source shape
+     * @param layout a layout in braces ({@code {0,1}}), or an element type and a layout
+     *               ({@code bf16{0,1}}): a relayout that converts
+     * @throws IllegalArgumentException if the text has no layout in braces, names no element type before
+     *                                  it, or its layout does not parse or does not fit the dimensions
+     */
+    public static ArrayShape target(ArrayShape from, String layout) {
+        int brace = layout.indexOf('{');
+        if (brace < 0) {
+            throw new IllegalArgumentException("layout: expected {minor_to_major...}, optionally after an element type, got "
+                    + layout);
+        }
+        ArrayShape shape = from;
+        if (brace > 0) {
+            boolean[] dynamic = new boolean[from.rank()];
+            for (int d = 0; d < dynamic.length; d++) {
+                dynamic[d] = from.isDynamicDimension(d);
+            }
+            shape = ArrayShape.ofDynamic(ElementType.fromName(layout.substring(0, brace).strip()), from.dimensions(), dynamic);
+        }
+        return shape.withLayout(Layout.parse(layout.substring(brace)));
     }
 
     /**

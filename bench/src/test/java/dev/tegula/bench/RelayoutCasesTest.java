@@ -1,5 +1,6 @@
 package dev.tegula.bench;
 
+import dev.tegula.core.ArrayShape;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -12,6 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The bench cases: every one in the JMH benchmark's {@code @Param} list, and scaled down without changing their layouts. */
@@ -37,6 +39,18 @@ class RelayoutCasesTest {
         for (RelayoutCases.Case c : RelayoutCases.all()) {
             assertTrue(java.util.Arrays.equals(c.from().dimensions(), c.to().dimensions()), c.toString());
             assertTrue(c.bytes() >= 64L << 20, c.toString());
+        }
+    }
+
+    @Test
+    void targetGivesTheSourceDimensionsTheLayoutAndTheNamedElementType() {
+        ArrayShape from = ArrayShape.parse("f32[64,<=96]{1,0}");
+        assertEquals(ArrayShape.parse("f32[64,<=96]{0,1}"), RelayoutCases.target(from, "{0,1}"));
+        assertEquals(ArrayShape.parse("bf16[64,<=96]{1,0:T(8,128)(2,1)}"),
+                RelayoutCases.target(from, "bf16{1,0:T(8,128)(2,1)}"));
+        assertEquals(RelayoutCases.target(from, "{0,1}"), RelayoutCases.parse("x|f32[64,<=96]{1,0}|{0,1}").to());
+        for (String bad : new String[] {"{0,1,2}", "{0,0}", "nope{0,1}", "bf16", "{0,1"}) {
+            assertThrows(IllegalArgumentException.class, () -> RelayoutCases.target(from, bad), bad);
         }
     }
 

@@ -187,7 +187,7 @@ public final class PlanCommand implements Callable<Integer> {
             to = arrayShape(destination, "DST_LAYOUT");
         } else {
             try {
-                to = RelayoutCases.parse("plan|" + from + "|" + destination).to();
+                to = RelayoutCases.target(from, destination);
             } catch (IllegalArgumentException e) {
                 throw new BadInputException("DST_LAYOUT: " + TerminalText.of(destination) + " is not a layout for "
                         + from.toStringWithoutLayout() + ": " + TerminalText.message(e.getMessage()));
