@@ -1,8 +1,9 @@
 /**
  * The {@code tegula} command: an application, not an API (it exports nothing). It reads the libraries
- * through their exported packages; what it needs beyond them is exported to it by name
- * ({@code dev.tegula.io.internal}, for {@code AtomicFile}, which writes its pictures and charts
- * whole or not at all, and {@code ByteCounts}, which prints byte counts as io's messages do). picocli reads the annotated commands by
+ * through their exported packages; what it needs beyond them is exported to it by name:
+ * {@code dev.tegula.io.internal}, for {@code AtomicFile} (its pictures and charts are written whole
+ * or not at all) and {@code ByteCounts} (byte counts printed as io's messages print them), and
+ * {@code dev.tegula.ffm.internal}, for {@code LongMath}. picocli reads the annotated commands by
  * reflection, so their packages are opened to it.
  */
 module dev.tegula.cli {

@@ -3,6 +3,6 @@ module dev.tegula.ffm {
     requires transitive dev.tegula.core;
     exports dev.tegula.ffm;
     exports dev.tegula.ffm.codec;
-    exports dev.tegula.ffm.internal to dev.tegula.vector, dev.tegula.io;
+    exports dev.tegula.ffm.internal to dev.tegula.vector, dev.tegula.io, dev.tegula.cli;
     uses dev.tegula.ffm.MemorySpaceProvider;
 }

@@ -6,6 +6,7 @@ import dev.tegula.cli.FileErrors;
 import dev.tegula.cli.BadInputException;
 import dev.tegula.cli.Main;
 import dev.tegula.cli.TerminalText;
+import dev.tegula.io.internal.ByteCounts;
 
 import dev.tegula.vector.Relayout;
 import dev.tegula.vector.RelayoutPlan;
@@ -213,7 +214,7 @@ public final class BenchCommand implements Callable<Integer> {
                 "copy GB/s", "ratio"));
         for (Result r : results) {
             sb.append(String.format(Locale.ROOT, fmt, r.benchCase().name(), r.benchCase().description(),
-                    sizeText(r.benchCase().bytes()),
+                    ByteCounts.whole(r.benchCase().bytes()),
                     number(r.relayoutGBs()), number(r.bestGBs()), number(r.copyGBs()), number(r.ratio())));
         }
         return sb.toString();
@@ -244,12 +245,7 @@ public final class BenchCommand implements Callable<Integer> {
         if (cap == Long.MAX_VALUE) {
             return "full-size arrays (64 to 256 MiB)";
         }
-        return "arrays of at most " + sizeText(cap) + (quick && size == null ? " (--quick)" : "");
-    }
-
-    /** {@return bytes in the largest binary unit that divides them, e.g. {@code 16 MiB}, {@code 40 KiB}} */
-    public static String sizeText(long bytes) {
-        return bytes % MIB == 0 ? bytes / MIB + " MiB" : bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " B";
+        return "arrays of at most " + ByteCounts.whole(cap) + (quick && size == null ? " (--quick)" : "");
     }
 
     /** {@return bytes of a size such as {@code 16M}, {@code 512K}, {@code 1G} or {@code 4096}} */

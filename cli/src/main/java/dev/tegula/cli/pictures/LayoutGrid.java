@@ -3,6 +3,7 @@ package dev.tegula.cli.pictures;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Layout;
 import dev.tegula.core.Tile;
+import dev.tegula.ffm.internal.LongMath;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -324,8 +325,8 @@ public final class LayoutGrid {
             long rb = grid.hasTileBoundaries() ? Math.max(1, grid.rowTileExtent()) : 0;
             long cb = grid.hasTileBoundaries() ? Math.max(1, grid.columnTileExtent()) : 0;
             ArrayShape padded = paddedGridShape(shape, grid);
-            long paddedRows = padded == null ? rows : roundUp(rows, rb);
-            long paddedColumns = padded == null ? columns : roundUp(columns, cb);
+            long paddedRows = padded == null ? rows : LongMath.roundUp(rows, rb);
+            long paddedColumns = padded == null ? columns : LongMath.roundUp(columns, cb);
             // element level when the array's own grid fits, as in the text map; padding past max is cut
             this.elementLevel = !forceTiles && rows <= max && columns <= max;
             if (elementLevel) {
@@ -527,7 +528,7 @@ public final class LayoutGrid {
         }
         long[] dims = shape.dimensions();
         for (int d = 0; d < dims.length; d++) {
-            dims[d] = roundUp(dims[d], shape.tileExtent(d));
+            dims[d] = LongMath.roundUp(dims[d], shape.tileExtent(d));
         }
         ArrayShape p;
         try {
@@ -566,10 +567,4 @@ public final class LayoutGrid {
                 : shape.dimension(minor);
         return Math.max(1, n);
     }
-
-    /** {@return {@code n} rounded up to a multiple of {@code m}; {@code n} itself when {@code m <= 0}} */
-    public static long roundUp(long n, long m) {
-        return m <= 0 ? n : Math.ceilDiv(n, m) * m;
-    }
-
 }

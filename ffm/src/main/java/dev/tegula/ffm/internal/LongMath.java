@@ -9,6 +9,20 @@ public final class LongMath {
     }
 
     /**
+     * {@return {@code value} rounded up to a multiple of {@code multiple}}, e.g. an offset to its
+     * alignment or a size to whole tiles
+     *
+     * @throws IllegalArgumentException if {@code multiple} is not positive
+     * @throws ArithmeticException      if the result overflows a {@code long}
+     */
+    public static long roundUp(long value, long multiple) {
+        if (multiple <= 0) {
+            throw new IllegalArgumentException("roundUp: multiple must be > 0, got " + multiple);
+        }
+        return Math.multiplyExact(Math.ceilDiv(value, multiple), multiple);
+    }
+
+    /**
      * {@return the least common multiple of {@code a} and {@code b}}, both positive
      *
      * @throws IllegalArgumentException if {@code a} or {@code b} is not positive

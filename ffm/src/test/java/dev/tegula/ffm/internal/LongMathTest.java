@@ -26,4 +26,24 @@ class LongMathTest {
         assertTrue(e.getMessage().contains("b must be > 0, got -2"), e::getMessage);
         assertThrows(ArithmeticException.class, () -> LongMath.lcm(Long.MAX_VALUE, Long.MAX_VALUE - 1));
     }
+
+    @Test
+    void roundUpGivesTheLeastMultipleNotBelowTheValue() {
+        assertEquals(0, LongMath.roundUp(0, 32));
+        assertEquals(32, LongMath.roundUp(1, 32));
+        assertEquals(32, LongMath.roundUp(32, 32));
+        assertEquals(64, LongMath.roundUp(33, 32));
+        assertEquals(15, LongMath.roundUp(13, 3));
+        assertEquals(7, LongMath.roundUp(7, 1));
+        assertEquals(0, LongMath.roundUp(-3, 4), "toward positive infinity");
+        assertEquals(Long.MAX_VALUE - 7, LongMath.roundUp(Long.MAX_VALUE - 8, 8));
+    }
+
+    @Test
+    void roundUpRefusesANonPositiveMultipleAndOverflow() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LongMath.roundUp(5, 0));
+        assertTrue(e.getMessage().contains("multiple must be > 0, got 0"), e::getMessage);
+        assertThrows(IllegalArgumentException.class, () -> LongMath.roundUp(5, -4));
+        assertThrows(ArithmeticException.class, () -> LongMath.roundUp(Long.MAX_VALUE - 6, 8));
+    }
 }

@@ -4,6 +4,7 @@ import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.ffm.Array;
 import dev.tegula.ffm.codec.Float16;
+import dev.tegula.ffm.internal.LongMath;
 import dev.tegula.io.F16Overflow;
 import dev.tegula.io.F16OverflowException;
 import dev.tegula.io.internal.AtomicFile;
@@ -187,13 +188,13 @@ public final class GgufWriter {
                 h.i64(dims[d]);
             }
             h.i32(t.type.id());
-            offset = align(offset, alignment);
+            offset = LongMath.roundUp(offset, alignment);
             offsets[i] = offset;
             h.i64(offset);
             offset = Math.addExact(offset, byteSize(t));
         }
         byte[] header = h.bytes();
-        long dataOffset = align(header.length, alignment);
+        long dataOffset = LongMath.roundUp(header.length, alignment);
         try (AtomicFile out = AtomicFile.create(path)) {
             FileChannel ch = out.channel();
             try {
@@ -215,10 +216,6 @@ public final class GgufWriter {
     /** {@return whether a tensor of {@code t} may be written as another of the float types GGUF has} */
     private static boolean isFloat(ElementType t) {
         return t == ElementType.F32 || t == ElementType.F16 || t == ElementType.BF16 || t == ElementType.F64;
-    }
-
-    private static long align(long n, long alignment) {
-        return Math.multiplyExact((n + alignment - 1) / alignment, alignment);
     }
 
     private static long byteSize(Entry t) {

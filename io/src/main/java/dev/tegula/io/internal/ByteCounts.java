@@ -26,6 +26,19 @@ public final class ByteCounts {
         return u == 0 ? bytes + " B" : String.format(Locale.ROOT, "%.1f %s", scaled(bytes, u), UNITS[u]);
     }
 
+    /**
+     * {@return the count in the largest binary unit that divides it, with no fraction, e.g.
+     * {@code 16 MiB}, {@code 40 KiB}, {@code 1 GiB}} In bytes when 1 KiB does not divide it, and
+     * for 0.
+     */
+    public static String whole(long bytes) {
+        int u = 0;
+        while (bytes != 0 && u < UNITS.length - 1 && bytes % (1L << (10 * (u + 1))) == 0) {
+            u++;
+        }
+        return (bytes >> (10 * u)) + " " + UNITS[u];
+    }
+
     /** The largest unit (index into {@link #UNITS}) that {@code bytes} reaches; 0 below 1 KiB and for negative counts. */
     private static int unit(long bytes) {
         int u = 0;

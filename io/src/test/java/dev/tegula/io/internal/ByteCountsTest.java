@@ -28,4 +28,17 @@ class ByteCountsTest {
         assertEquals("1024.0 KiB", ByteCounts.rounded((1L << 20) - 1), "rounds up without changing unit");
         assertEquals("8.0 EiB", ByteCounts.rounded(Long.MAX_VALUE));
     }
+
+    @Test
+    void wholeCountsUseTheLargestUnitThatDividesThem() {
+        assertEquals("0 B", ByteCounts.whole(0));
+        assertEquals("1000 B", ByteCounts.whole(1000));
+        assertEquals("40 KiB", ByteCounts.whole(40 << 10));
+        assertEquals("1025 KiB", ByteCounts.whole((1L << 20) + 1024));
+        assertEquals("16 MiB", ByteCounts.whole(16L << 20));
+        assertEquals("1 GiB", ByteCounts.whole(1L << 30));
+        assertEquals("4 EiB", ByteCounts.whole(1L << 62));
+        assertEquals(Long.MAX_VALUE + " B", ByteCounts.whole(Long.MAX_VALUE));
+        assertEquals("-2 KiB", ByteCounts.whole(-2048));
+    }
 }
