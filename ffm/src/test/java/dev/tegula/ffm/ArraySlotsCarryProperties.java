@@ -6,12 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
+import dev.tegula.core.testing.Permutations;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.stream.Collectors;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -42,19 +43,18 @@ class ArraySlotsCarryProperties {
         int rank = 1 + r.nextInt(4);
         ElementType t = TYPES[r.nextInt(TYPES.length)];
         List<String> dims = new ArrayList<>();
-        List<String> order = new ArrayList<>();
         for (int d = 0; d < rank; d++) {
             dims.add(Long.toString(1 + r.nextInt(rank > 2 ? 9 : 20)));
-            order.add(Integer.toString(d));
         }
-        Collections.shuffle(order, r);
+        String order = Arrays.stream(Permutations.shuffled(r, rank)).mapToObj(Integer::toString)
+                .collect(Collectors.joining(","));
         List<String> tile = new ArrayList<>();
         for (int d = 1 + r.nextInt(rank); d > 0; d--) {
             int k = r.nextInt(10);
             tile.add(Integer.toString(k < 8 ? 1 << (k % 4) : 3 + (k - 8) * 2));
         }
         String second = r.nextInt(3) != 0 ? "" : r.nextBoolean() ? "(2,1)" : "(2)";
-        return t.name().toLowerCase() + "[" + String.join(",", dims) + "]{" + String.join(",", order)
+        return t.name().toLowerCase() + "[" + String.join(",", dims) + "]{" + order
                 + ":T(" + String.join(",", tile) + ")" + second + "}";
     }
 

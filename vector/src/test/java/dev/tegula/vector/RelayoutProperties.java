@@ -8,13 +8,11 @@ import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
 import dev.tegula.core.PaddingValue;
 import dev.tegula.core.Tile;
+import dev.tegula.core.testing.Permutations;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
-import java.util.stream.IntStream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -222,9 +220,7 @@ class RelayoutProperties {
     /** A layout for {@code dims}: any order; untiled, one to three tiles ('*' anywhere but last), or legacy padding. */
     static ArrayShape broadShape(ElementType t, long[] dims, Random r) {
         int rank = dims.length;
-        List<Integer> perm = new ArrayList<>(IntStream.range(0, rank).boxed().toList());
-        java.util.Collections.shuffle(perm, r);
-        Layout l = Layout.of(perm.stream().mapToInt(Integer::intValue).toArray());
+        Layout l = Layout.of(Permutations.shuffled(r, rank));
         switch (r.nextInt(5)) {
             case 0 -> { }
             case 1, 2, 3 -> {
@@ -263,9 +259,7 @@ class RelayoutProperties {
 
     static ArrayShape randomShape(ElementType t, long[] dims, Random r) {
         int rank = dims.length;
-        List<Integer> perm = new ArrayList<>(IntStream.range(0, rank).boxed().toList());
-        java.util.Collections.shuffle(perm, r);
-        Layout l = Layout.of(perm.stream().mapToInt(Integer::intValue).toArray());
+        Layout l = Layout.of(Permutations.shuffled(r, rank));
         int kind = r.nextInt(6);
         if (kind == 1 || kind == 2) {
             int k = 1 + r.nextInt(Math.max(1, Math.min(3, rank + 1)));
