@@ -1,7 +1,6 @@
 package dev.tegula.io;
 
 import dev.tegula.core.ArrayShape;
-import dev.tegula.core.Shape;
 import java.nio.file.Path;
 
 /**
@@ -15,7 +14,7 @@ public final class ConvertChild {
     }
 
     public static void main(String[] args) throws Exception {
-        ArrayShape tiled = (ArrayShape) Shape.parse("f32[8,128]{1,0:T(8,128)}");
+        ArrayShape tiled = ArrayShape.parse("f32[8,128]{1,0:T(8,128)}");
         boolean fast = args.length > 2 && args[2].equals("fast");
         boolean[] said = {false};
         ConvertProgress slow = fast ? ConvertProgress.NONE : (tensor, done, total) -> {

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.internal.MappedFiles;
 import dev.tegula.io.npy.Npy;
@@ -34,7 +33,7 @@ class TensorFilesConvertTest {
     Path dir;
 
     static ArrayShape shape(String text) {
-        return (ArrayShape) Shape.parse(text);
+        return ArrayShape.parse(text);
     }
 
     static Array random(Arena arena, ArrayShape shape, long seed) {

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.npy.Npy;
 import dev.tegula.vector.Relayout;
@@ -51,7 +50,7 @@ class TensorFilesGgufTest {
     @Test
     void readAsTargetShapeForEveryFormat() throws IOException {
         try (Arena arena = Arena.ofConfined()) {
-            ArrayShape target = (ArrayShape) Shape.parse("bf16[2,512]{0,1:T(8,128)(2,1)}");
+            ArrayShape target = ArrayShape.parse("bf16[2,512]{0,1:T(8,128)(2,1)}");
             Array q = TensorFiles.readAs(FILE, "q.Q4_K", target, arena);
             Array expected = Relayout.to(IoFixtures.ggufReference("Q4_K", arena), target, arena);
             assertEquals(-1, expected.segment().mismatch(q.segment()));
@@ -76,7 +75,7 @@ class TensorFilesGgufTest {
                 TensorFiles.convert(FILE, out, ConvertRules.all().only("q." + t), ConvertOptions.defaults());
                 assertEquals(-1, IoFixtures.ggufReference(t, arena).segment().mismatch(Npy.read(out, arena).segment()), t);
             }
-            ArrayShape tiled = (ArrayShape) Shape.parse("bf16[2,512]{1,0:T(8,128)(2,1)}");
+            ArrayShape tiled = ArrayShape.parse("bf16[2,512]{1,0:T(8,128)(2,1)}");
             Path raw = dir.resolve("q4k.bin");
             TensorFiles.convert(FILE, raw, ConvertRules.all().only("q.Q4_K").shape("*", tiled), ConvertOptions.defaults());
             Array expected = Relayout.to(IoFixtures.ggufReference("Q4_K", arena), tiled, arena);

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.safetensors.SafeTensors;
 import java.io.IOException;
@@ -29,7 +28,7 @@ class TensorFilesReadsWhatConvertWritesTest {
     Path dir;
 
     private static ArrayShape shape(String text) {
-        return (ArrayShape) Shape.parse(text);
+        return ArrayShape.parse(text);
     }
 
     /** Small integers: exact in every type used here (bf16, f16, s4 for the last). */

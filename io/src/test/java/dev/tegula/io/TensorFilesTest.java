@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.npy.Npy;
 import dev.tegula.io.safetensors.SafeTensors;
@@ -24,7 +23,7 @@ class TensorFilesTest {
     Path dir;
 
     private static Layout layout(String shape) {
-        return ((ArrayShape) Shape.parse(shape)).layout();
+        return ArrayShape.parse(shape).layout();
     }
 
     @Test

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tegula.core.ArrayShape;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -33,7 +32,7 @@ class PlannerTest {
     private static final ArrayShape TO = shape("f32[16,256,256]{0,1,2}");
 
     private static ArrayShape shape(String text) {
-        return (ArrayShape) Shape.parse(text);
+        return ArrayShape.parse(text);
     }
 
     @Test

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.IoFixtures;
 import dev.tegula.io.TensorFormatException;
@@ -132,7 +131,7 @@ class GgufTest {
                 long[] d = ref.shape().dimensions();
                 for (String t : List.of("bf16[%d,%d]{1,0:T(8,128)(2,1)}", "bf16[%d,%d]{0,1:T(8,128)(2,1)}",
                         "f32[%d,%d]{0,1}", "f16[%d,%d]{1,0}")) {
-                    ArrayShape target = (ArrayShape) Shape.parse(String.format(t, d[0], d[1]));
+                    ArrayShape target = ArrayShape.parse(String.format(t, d[0], d[1]));
                     Array expected = Relayout.to(ref, target, arena);
                     Array one = Gguf.readAs(IoFixtures.gguf("all_types_v3.gguf"), "q." + type, target, arena);
                     Array two = Gguf.readAs(IoFixtures.gguf("all_types_v3.gguf"), "q." + type, target, arena, pool, 2);

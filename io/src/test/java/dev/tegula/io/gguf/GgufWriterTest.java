@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.IoFixtures;
 import dev.tegula.io.npy.Npy;
@@ -69,7 +68,7 @@ class GgufWriterTest {
             w.tensor("plain." + t.hloName(), a);
         }
         // a tiled source: the writer lays it out row-major
-        Array tiled = Array.allocate(arena, (ArrayShape) Shape.parse("f32[10,3]{0,1:T(2,2)}"));
+        Array tiled = Array.allocate(arena, ArrayShape.parse("f32[10,3]{0,1:T(2,2)}"));
         for (int i = 0; i < 10; i++) {
             for (int j = 0; j < 3; j++) {
                 tiled.setFloat(i, j, i * 3 + j);

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.IoFixtures;
 import java.io.IOException;
@@ -143,7 +142,7 @@ class NpyTest {
     void otherLayoutsAreWrittenRowMajorAndReadBackEqual() throws IOException {
         try (Arena arena = Arena.ofConfined()) {
             for (String text : new String[] {"f32[5,7]{1,0:T(2,4)}", "s16[2,3,4]{0,2,1}", "f64[4,6]{0,1}"}) {
-                Array a = Array.allocate(arena, (ArrayShape) Shape.parse(text));
+                Array a = Array.allocate(arena, ArrayShape.parse(text));
                 a.copyFrom(java.util.stream.IntStream.range(0, (int) a.shape().elementCount()).asDoubleStream().toArray());
                 Path p = dir.resolve("w.npy");
                 Npy.write(a, p);
@@ -196,7 +195,7 @@ class NpyTest {
     void headerRefusesLayoutsAndTypesAnNpyFileCannotHold() {
         for (String text : new String[] {"f32[8,128]{1,0:T(8,128)}", "s16[2,3,4]{0,2,1}", "s4[8]{0:E(4)}", "f32[4]{0:S(1)}"}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> Npy.header((ArrayShape) Shape.parse(text)), text);
+                    () -> Npy.header(ArrayShape.parse(text)), text);
             assertTrue(e.getMessage().startsWith("layout: "), e.getMessage());
         }
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.IoFixtures;
 import dev.tegula.io.TensorFormatException;
@@ -116,11 +115,11 @@ class SafeTensorsTest {
     @Test
     void nonRowMajorArraysAreWrittenRowMajor() throws IOException {
         try (Arena arena = Arena.ofConfined()) {
-            Array tiled = Array.allocate(arena, (ArrayShape) Shape.parse("bf16[16,256]{1,0:T(8,128)(2,1)}"));
+            Array tiled = Array.allocate(arena, ArrayShape.parse("bf16[16,256]{1,0:T(8,128)(2,1)}"));
             tiled.copyFrom(java.util.stream.IntStream.range(0, 16 * 256).mapToDouble(i -> i % 251).toArray());
             Array col = Array.allocate(arena, ArrayShape.of(ElementType.S64, 3, 5).withLayout(Layout.columnMajor(2)));
             col.copyFrom(new long[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15});
-            Array packed = Array.allocate(arena, (ArrayShape) Shape.parse("f4e2m1fn[4,6]{0,1:E(4)}"));
+            Array packed = Array.allocate(arena, ArrayShape.parse("f4e2m1fn[4,6]{0,1:E(4)}"));
             packed.fill(1.5);
             Path p = dir.resolve("mixed.safetensors");
             SafeTensors.write(Map.of("tiled", tiled), p);
@@ -212,7 +211,7 @@ class SafeTensorsTest {
     void headerOfDeclaredTensorsIsTheFormatsJson() throws IOException {
         SequencedMap<String, ArrayShape> shapes = new LinkedHashMap<>();
         shapes.put("w", ArrayShape.of(ElementType.BF16, 2, 3));
-        shapes.put("q\"", (ArrayShape) Shape.parse("f4e2m1fn[2,2]{0,1}"));   // layout ignored: stored row-major, packed
+        shapes.put("q\"", ArrayShape.parse("f4e2m1fn[2,2]{0,1}"));   // layout ignored: stored row-major, packed
         SafeTensorsHeader h = SafeTensorsHeader.of(shapes, Map.of("format", "pt"));
         String json = "{\"__metadata__\":{\"format\":\"pt\"},\"w\":{\"dtype\":\"BF16\",\"shape\":[2,3],\"data_offsets\":[0,12]},"
                 + "\"q\\\"\":{\"dtype\":\"F4\",\"shape\":[2,2],\"data_offsets\":[12,14]}}";
