@@ -24,8 +24,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * run, every thread count and every vector width (vector/pom.xml runs this class with 512-bit and
  * 256-bit vectors and with the scalar relayout kernels): the f32 kernels, the f32 and bf16
  * row-major destinations, the fused and the buffered bf16 {@code T(8,128)(2,1)} tile kernels, the
- * chunked relayout into other types and layouts, and the two-pass fallback, all against the scalar
- * reference then the reference relayout. Every element whose value is NaN is the one quiet NaN
+ * chunked relayout into other types and layouts, and the two-pass fallback, on 1, 2, 3 and 8
+ * threads, all against the scalar reference then the reference relayout. Every element whose value is NaN is the one quiet NaN
  * {@code 0x7FC00000}, whichever operands were NaN.
  */
 class DequantizeNaNBitsTest {
@@ -42,7 +42,7 @@ class DequantizeNaNBitsTest {
 
     @BeforeAll
     static void startPool() {
-        pool = Executors.newFixedThreadPool(3);
+        pool = Executors.newFixedThreadPool(8);
     }
 
     @AfterAll
@@ -104,7 +104,8 @@ class DequantizeNaNBitsTest {
                     ArrayShape shape = (ArrayShape) Shape.parse(String.format(t, rows, cols));
                     Array expected = Array.allocate(arena, shape);
                     ReferenceRelayout.copy(f32.shape(), f32.segment(), shape, expected.segment());
-                    for (int threads : new int[] {1, 3}) {
+                    // 8 threads: more than the tiled destinations' 2 rows of tiles
+                    for (int threads : k == 0 ? new int[] {1, 2, 8} : new int[] {1, 3}) {
                         Array got = Array.allocate(arena, shape);
                         Dequantize.copy(q, src, got, pool, threads);
                         long at = expected.segment().mismatch(got.segment());
@@ -173,6 +174,64 @@ class DequantizeNaNBitsTest {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * The same by hand for Q5_1 (llama.cpp's {@code block_q5_1}: f16 {@code d}, f16 {@code m}, 32 bits
+     * {@code qh}, 16 bytes {@code qs}): element {@code j < 16} has quant {@code (qs[j] & 15) | bit j of
+     * qh << 4}, element {@code j + 16} has {@code (qs[j] >> 4) | bit j + 16 of qh << 4}, and its value
+     * is {@code d * q + m}.
+     */
+    @Test
+    void aQ5_1NaNResultIsTheOneQuietNaNAndEveryOtherValueIsDTimesQPlusM() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment b = arena.allocate(24);
+            // qh: bits 0-15 0xAAAA (odd j: high bit), bits 16-31 0x5555 (even j); qs: j in both nibbles
+            b.set(ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), 4, 0x5555_AAAA);
+            for (int j = 0; j < 16; j++) {
+                b.set(ValueLayout.JAVA_BYTE, 8 + j, (byte) (j | (j << 4)));
+            }
+            // the quants that layout gives, element by element: 0, 17, 2, 19, ... then 16, 1, 18, 3, ...
+            int[] quants = new int[32];
+            for (int j = 0; j < 16; j++) {
+                quants[j] = j + (j % 2 == 1 ? 16 : 0);
+                quants[j + 16] = j + (j % 2 == 0 ? 16 : 0);
+            }
+            MemorySegment out = arena.allocate(128);
+            short[][] dm = {
+                {0x3C00, 0},                       // d 1, m 0: the quants themselves
+                {0x3800, (short) 0xC100},          // d 0.5, m -2.5
+                {(short) 0xFE01, 0x7E05},          // both NaN, different signs and payloads
+                {0x7C01, (short) 0xFC00},          // signalling NaN scale, -inf minimum
+                {0x7C00, (short) 0xFC00},          // inf * q - inf: NaN everywhere (inf * 0 too)
+                {0x7C00, 0x3C00},                  // inf * 0 is NaN, inf * q + 1 is inf
+                {(short) 0xFC00, (short) 0xFE00},  // -inf scale, NaN minimum
+                {0x0001, 0x7BFF},                  // subnormal scale, largest f16 minimum
+            };
+            for (short[] c : dm) {
+                b.set(ValueLayout.JAVA_SHORT_UNALIGNED, 0, c[0]);
+                b.set(ValueLayout.JAVA_SHORT_UNALIGNED, 2, c[1]);
+                Dequantize.toFloats(QuantBlock.Q5_1, b, 0, out, 0, 1);
+                float d = Float.float16ToFloat(c[0]);
+                float m = Float.float16ToFloat(c[1]);
+                for (int i = 0; i < 32; i++) {
+                    float ieee = d * quants[i] + m;
+                    int bits = out.get(ValueLayout.JAVA_INT_UNALIGNED, 4L * i);
+                    String where = String.format("d %04x m %04x element %d (q %d)", c[0], c[1], i, quants[i]);
+                    if (Float.isNaN(ieee)) {
+                        assertEquals(CANONICAL_NAN, bits, where);
+                    } else {
+                        assertEquals(Float.floatToRawIntBits(ieee), bits, where);
+                    }
+                }
+            }
+            b.set(ValueLayout.JAVA_SHORT_UNALIGNED, 0, (short) 0x3C00);
+            b.set(ValueLayout.JAVA_SHORT_UNALIGNED, 2, (short) 0);
+            Dequantize.toFloats(QuantBlock.Q5_1, b, 0, out, 0, 1);
+            assertEquals(17f, out.get(ValueLayout.JAVA_FLOAT_UNALIGNED, 4), "element 1: nibble 1, high bit set");
+            assertEquals(16f, out.get(ValueLayout.JAVA_FLOAT_UNALIGNED, 64), "element 16: nibble 0, high bit set");
+            assertEquals(31f, out.get(ValueLayout.JAVA_FLOAT_UNALIGNED, 4 * 15), "element 15: nibble 15, high bit set");
         }
     }
 }
