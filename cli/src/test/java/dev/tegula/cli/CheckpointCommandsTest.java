@@ -11,6 +11,9 @@ import dev.tegula.io.npy.Npy;
 import dev.tegula.io.safetensors.SafeTensors;
 import dev.tegula.io.safetensors.SafeTensorsHeader;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
 import java.lang.foreign.Arena;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -161,6 +164,30 @@ class CheckpointCommandsTest {
         try (Stream<Path> s = Files.list(dir)) {
             assertEquals(List.of("tiny-llama"), s.map(p -> p.getFileName().toString()).toList());
         }
+    }
+
+    @Test
+    void aConvertRefusedWhileWritingTheLastShardLeavesNoDirectoryAndNoTemporary() throws IOException {
+        // lm_head.weight (the last shard's, bf16[128,64]) gets 69632 at [1, 36]: too large for f16
+        Path shard = llama.resolve(SHARDS.get(2));
+        SafeTensorsHeader h = SafeTensors.readHeader(shard);
+        long at = h.dataOffset() + h.entry("lm_head.weight").begin() + 2L * (64 + 36);
+        try (FileChannel ch = FileChannel.open(shard, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[] {(byte) 0x88, 0x47}), at);   // bf16 0x4788, little-endian
+        }
+        Path out = dir.resolve("f16");
+        MainTest.Result r = MainTest.run("convert", llama.toString(), "--type", "*.weight=f16", "--out", out.toString());
+        assertEquals(2, r.status(), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().startsWith("tegula convert: "), r.err());
+        assertTrue(r.err().contains("tensor 'lm_head.weight' element [1, 36] is 69632.0, too large for f16"), r.err());
+        assertEquals("", r.out());
+        // neither the directory nor a temporary of it, nor a lock file
+        assertEquals(List.of("tiny-llama"), listing(dir));
+        // the planted value alone was refused: without that tensor, the same convert succeeds
+        MainTest.Result rest = MainTest.run("convert", llama.toString(), "--type", "*.weight=f16", "--exclude",
+                "lm_head.weight", "--out", out.toString());
+        assertEquals(0, rest.status(), rest.err());
     }
 
     @Test
