@@ -191,6 +191,31 @@ class CheckpointCommandsTest {
     }
 
     @Test
+    void inspectShowsATiledTensorInTheShapeRecordedForItNotAsItsBytes() throws IOException {
+        Path tiled = dir.resolve("tiled");
+        MainTest.Result c = MainTest.run("convert", llama.toString(), "--layout", "rank2:*.weight={1,0:T(8,128)(2,1)}",
+                "--out", tiled.toString());
+        assertEquals(0, c.status(), c.err());
+        // the checkpoint: lm_head.weight bf16[128,64], tiled to 128 columns, is 32768 bytes stored as U8;
+        // the column of shapes as wide as the widest
+        MainTest.Result r = MainTest.run("inspect", tiled.toString());
+        assertEquals(0, r.status(), r.err());
+        List<String> rows = r.out().lines().filter(l -> l.startsWith("    lm_head.weight ")).toList();
+        assertEquals(List.of("    lm_head.weight" + " ".repeat(46 - 14) + "  bf16[128,64]{1,0:T(8,128)(2,1)} U8       32768 B"
+                + " (32 KiB)"), rows, r.out());
+        // a row-major tensor beside it as before, and no row left as bytes
+        assertTrue(r.out().contains("    model.norm.weight" + " ".repeat(46 - 17) + "  bf16[64]{0}" + " ".repeat(21)
+                + "BF16     128 B\n"), r.out());
+        assertFalse(r.out().contains("u8["), r.out());
+        // one shard file of it
+        MainTest.Result f = MainTest.run("inspect", tiled.resolve(SHARDS.get(2)).toString());
+        assertEquals(0, f.status(), f.err());
+        assertTrue(f.out().contains(String.format("  %-20s %-32s %-8s %s%n", "lm_head.weight",
+                "bf16[128,64]{1,0:T(8,128)(2,1)}", "U8", "32768 B (32 KiB)")), f.out());
+        assertFalse(f.out().contains("u8["), f.out());
+    }
+
+    @Test
     void anOutDirectoryWithFilesIsRefusedAndKept() throws IOException {
         Path out = Files.createDirectory(dir.resolve("mine"));
         Files.writeString(out.resolve("notes.txt"), "keep");

@@ -6,6 +6,7 @@ import dev.tegula.cli.FileErrors;
 import dev.tegula.cli.TerminalText;
 
 import dev.tegula.core.ArrayShape;
+import dev.tegula.core.ElementType;
 import dev.tegula.io.GgufFormat;
 import dev.tegula.io.NpyDirectoryFormat;
 import dev.tegula.io.NpyFormat;
@@ -13,6 +14,7 @@ import dev.tegula.io.RawFormat;
 import dev.tegula.io.SafeTensorsCheckpointFormat;
 import dev.tegula.io.SafeTensorsFormat;
 import dev.tegula.io.TensorFormat;
+import dev.tegula.io.TensorFiles;
 import dev.tegula.io.TensorFormatException;
 import dev.tegula.io.gguf.Gguf;
 import dev.tegula.io.gguf.GgufHeader;
@@ -26,9 +28,11 @@ import dev.tegula.io.safetensors.SafeTensorsCheckpoint;
 import dev.tegula.io.safetensors.SafeTensorsIndex;
 import dev.tegula.io.safetensors.SafeTensorsHeader;
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -118,16 +122,32 @@ final class TensorFileReport {
                     .append(TerminalText.of(m.getValue())).append('\n');
         }
         long total = 0;
-        for (SafeTensorsHeader.Entry e : h.tensors()) {
-            b.append(String.format("  %-20s %-32s %-8s %s%n", TerminalText.of(e.name()), e.shape(), e.dtype(),
-                    ByteCounts.text(e.byteSize())));
-            total += e.byteSize();
+        try (Arena arena = Arena.ofConfined()) {
+            for (SafeTensorsHeader.Entry e : h.tensors()) {
+                b.append(String.format("  %-20s %-32s %-8s %s%n", TerminalText.of(e.name()), readBackShape(path, e, arena),
+                        e.dtype(), ByteCounts.text(e.byteSize())));
+                total += e.byteSize();
+            }
         }
         return b.append("  total ").append(ByteCounts.text(total)).append('\n').toString();
     }
 
+    /**
+     * {@return the shape tensor {@code e} of {@code file} is read back in: for a {@code U8} tensor,
+     * the full shape convert recorded for it if any (tiled, permuted, packed: as {@link
+     * TensorFiles#read} gives it, which maps the file and reads no data), else as stored}
+     */
+    private static ArrayShape readBackShape(Path file, SafeTensorsHeader.Entry e, Arena arena) throws IOException {
+        if (e.shape().elementType() != ElementType.U8) {
+            return e.shape();
+        }
+        return TensorFiles.read(file, e.name(), arena).shape();
+    }
+
     /** The widest column of tensor names in a checkpoint's report (longer names push their line on). */
     private static final int NAME_COLUMN = 56;
+    /** The narrowest column of shapes in a checkpoint's report (wider when a tiled shape needs it). */
+    private static final int SHAPE_COLUMN = 24;
 
     /** A checkpoint: its index's metadata, then each shard with its metadata and tensors, then the other files. */
     private static String checkpoint(Path path) throws IOException {
@@ -151,9 +171,16 @@ final class TensorFileReport {
             }
         }
         int width = 0;
-        for (SafeTensorsHeader h : c.shards().values()) {
-            for (SafeTensorsHeader.Entry e : h.tensors()) {
-                width = Math.max(width, TerminalText.of(e.name()).length());
+        int shapeWidth = SHAPE_COLUMN;
+        Map<SafeTensorsHeader.Entry, ArrayShape> shapes = new IdentityHashMap<>();
+        try (Arena arena = Arena.ofConfined()) {
+            for (Map.Entry<String, SafeTensorsHeader> shard : c.shards().entrySet()) {
+                for (SafeTensorsHeader.Entry e : shard.getValue().tensors()) {
+                    width = Math.max(width, TerminalText.of(e.name()).length());
+                    ArrayShape s = readBackShape(c.directory().resolve(shard.getKey()), e, arena);
+                    shapes.put(e, s);
+                    shapeWidth = Math.max(shapeWidth, s.toString().length());
+                }
             }
         }
         width = Math.min(width, NAME_COLUMN);
@@ -168,8 +195,8 @@ final class TensorFileReport {
                         .append(TerminalText.of(m.getValue())).append('\n');
             }
             for (SafeTensorsHeader.Entry e : h.tensors()) {
-                b.append(String.format("    %-" + width + "s  %-24s %-8s %s%n", TerminalText.of(e.name()), e.shape(),
-                        e.dtype(), ByteCounts.text(e.byteSize())));
+                b.append(String.format("    %-" + width + "s  %-" + shapeWidth + "s %-8s %s%n", TerminalText.of(e.name()),
+                        shapes.get(e), e.dtype(), ByteCounts.text(e.byteSize())));
             }
         }
         b.append("  total ").append(ByteCounts.text(total)).append('\n');
