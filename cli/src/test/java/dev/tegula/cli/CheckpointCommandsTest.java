@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.ffm.Array;
+import dev.tegula.io.internal.ByteCounts;
 import dev.tegula.io.npy.Npy;
 import dev.tegula.io.safetensors.SafeTensors;
 import dev.tegula.io.safetensors.SafeTensorsHeader;
@@ -28,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code tegula inspect} and {@code tegula convert} on a checkpoint that transformers saved in three
- * shards (the io fixture {@code tiny-llama}), and the convert options that fit real models.
+ * shards (the io fixture {@code tiny-llama}) or in one file ({@code tiny-llama-single}), and the
+ * convert options that fit real models.
  */
 class CheckpointCommandsTest {
     private static final Path FIXTURE = Path.of("../io/src/test/resources/dev/tegula/io/checkpoint/tiny-llama");
@@ -213,6 +215,40 @@ class CheckpointCommandsTest {
         assertTrue(f.out().contains(String.format("  %-20s %-32s %-8s %s%n", "lm_head.weight",
                 "bf16[128,64]{1,0:T(8,128)(2,1)}", "U8", "32768 B (32 KiB)")), f.out());
         assertFalse(f.out().contains("u8["), f.out());
+    }
+
+    @Test
+    void inspectOfASingleFileCheckpointDirectoryListsItsOneFileAndTheFilesBesideIt() throws IOException {
+        // transformers' save_pretrained below its shard size: model.safetensors and no index
+        Path single = Files.createDirectory(dir.resolve("single"));
+        Path fixture = FIXTURE.resolveSibling("tiny-llama-single");
+        for (String f : List.of("model.safetensors", "config.json")) {
+            Files.copy(fixture.resolve(f), single.resolve(f));
+        }
+        MainTest.Result r = MainTest.run("inspect", single.toString());
+        assertEquals(0, r.status(), r.err());
+        assertEquals("", r.err());
+        SafeTensorsHeader h = SafeTensors.readHeader(single.resolve("model.safetensors"));
+        long bytes = h.tensors().stream().mapToLong(SafeTensorsHeader.Entry::byteSize).sum();
+        int width = h.tensors().stream().mapToInt(e -> e.name().length()).max().orElseThrow();
+        List<String> want = new ArrayList<>();
+        want.add(single + ": safetensors checkpoint, one file, 12 tensors");
+        want.add("  model.safetensors: 12 tensors, " + ByteCounts.text(bytes) + ", data at byte " + h.dataOffset());
+        want.add("    __metadata__ format = pt");
+        for (SafeTensorsHeader.Entry e : h.tensors()) {
+            want.add(String.format("    %-" + width + "s  %-24s %-8s %s", e.name(), e.shape(), e.dtype(),
+                    ByteCounts.text(e.byteSize())));
+        }
+        want.add("  total " + ByteCounts.text(bytes));
+        want.add("  other files: config.json");
+        assertEquals(want, r.out().lines().toList());
+        assertEquals(12, h.tensors().size());   // one layer (expected.json lists the same 12)
+        assertTrue(r.out().contains("    lm_head.weight "), r.out());
+        // the fixture as transformers saved it: its generation config and tokenizer are the other files
+        MainTest.Result all = MainTest.run("inspect", fixture.toString());
+        assertEquals(0, all.status(), all.err());
+        assertTrue(all.out().endsWith("  other files: config.json, generation_config.json, tokenizer.json,"
+                + " tokenizer_config.json\n"), all.out());
     }
 
     @Test
