@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.internal.Json;
 import dev.tegula.io.safetensors.SafeTensors;
@@ -374,7 +373,7 @@ class CheckpointConvertTest {
         assertEquals("safetensors-checkpoint", ckpt.name());
         assertFalse(ckpt.holdsOneTensor());
         assertTrue(ckpt.isWritable());
-        ArrayShape s = (ArrayShape) Shape.parse("bf16[64]{0}");
+        ArrayShape s = ArrayShape.parse("bf16[64]{0}");
         assertEquals(s, ckpt.stored("x", s));
     }
 

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
-import dev.tegula.core.Shape;
 import dev.tegula.core.Tile;
 import dev.tegula.io.safetensors.SafeTensorsCheckpoint;
 import dev.tegula.io.safetensors.SafeTensorsHeader;
@@ -195,6 +194,6 @@ class ConvertRulesOnAModelTest {
                         ArrayShape.of(ElementType.S64)))),
                 List.of(new TensorSource.Named("step", dev.tegula.ffm.Array.allocate(java.lang.foreign.Arena.global(),
                         ArrayShape.of(ElementType.S64))))));
-        assertEquals((ArrayShape) Shape.parse("s64[]"), floats.target("step", ArrayShape.of(ElementType.S64)));
+        assertEquals(ArrayShape.parse("s64[]"), floats.target("step", ArrayShape.of(ElementType.S64)));
     }
 }

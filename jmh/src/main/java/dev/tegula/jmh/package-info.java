@@ -8,7 +8,7 @@
  * {@code docs/benchmarks.md}, and {@link dev.tegula.jmh.PlanningBench} (planning by measurement and
  * from wisdom). Not published; nothing depends on it. It runs from JMH's uber-jar on the class path,
  * where module boundaries do not bind; a test checks that its sources use only packages the modules
- * export to everyone (docs/architecture.md lists the one standing exception, its huge-page count).
+ * export to everyone (the huge-page count it prints comes from {@code dev.tegula.bench.MemoryMaps}).
  * Figures live in {@code docs/benchmarks.md}, not in class comments.
  */
 package dev.tegula.jmh;

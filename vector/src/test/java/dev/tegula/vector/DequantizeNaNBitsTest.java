@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -101,7 +100,7 @@ class DequantizeNaNBitsTest {
                 Array f32 = Array.allocate(arena, ArrayShape.of(ElementType.F32, rows, cols));
                 ReferenceDequantize.toFloats(q, src, 0, f32.segment(), 0, blocks);
                 for (String t : TARGETS) {
-                    ArrayShape shape = (ArrayShape) Shape.parse(String.format(t, rows, cols));
+                    ArrayShape shape = ArrayShape.parse(String.format(t, rows, cols));
                     Array expected = Array.allocate(arena, shape);
                     ReferenceRelayout.copy(f32.shape(), f32.segment(), shape, expected.segment());
                     // 8 threads: more than the tiled destinations' 2 rows of tiles

@@ -13,7 +13,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -133,7 +132,7 @@ class DLPackLegacyExportTest {
         };
         try (Arena arena = Arena.ofConfined()) {
             for (Object[] c : cases) {
-                Array a = Array.allocate(arena, (ArrayShape) Shape.parse((String) c[0]));
+                Array a = Array.allocate(arena, ArrayShape.parse((String) c[0]));
                 MemorySegment m = DLPack.exportLegacy(a, arena).reinterpret(64);
                 assertEquals((int) c[1], Byte.toUnsignedInt(m.get(JAVA_BYTE, 20)), (String) c[0]);
                 assertEquals((int) c[2], Byte.toUnsignedInt(m.get(JAVA_BYTE, 21)), (String) c[0]);
@@ -213,13 +212,13 @@ class DLPackLegacyExportTest {
     @Test
     void layoutsItCannotSayAreRefused() {
         try (Arena arena = Arena.ofConfined()) {
-            Array tiled = Array.allocate(arena, (ArrayShape) Shape.parse("f32[16,256]{1,0:T(8,128)}"));
+            Array tiled = Array.allocate(arena, ArrayShape.parse("f32[16,256]{1,0:T(8,128)}"));
             tiled.setFloat(9, 200, 3f);
             assertThrows(IllegalArgumentException.class, () -> DLPack.exportLegacy(tiled, arena));
             MemorySegment m = DLPack.exportLegacy(tiled, arena, true, null);
             assertEquals(3.0, numpyReads(m, 9, 200), "the row-major copy");
             for (String s : new String[] {"s4[3]", "u2[3]", "f6e2m3fn[3]"}) {
-                Array a = Array.allocate(arena, (ArrayShape) Shape.parse(s));
+                Array a = Array.allocate(arena, ArrayShape.parse(s));
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                         () -> DLPack.exportLegacy(a, arena, true, null), s);
                 assertTrue(e.getMessage().contains("a byte of its own"), e.getMessage());
@@ -231,7 +230,7 @@ class DLPackLegacyExportTest {
     void tegulaImportsItsOwnLegacyExportAndTheDeleterRunsOnce() {
         AtomicInteger released = new AtomicInteger();
         try (Arena owner = Arena.ofConfined()) {
-            Array a = Array.allocate(owner, (ArrayShape) Shape.parse("bf16[4,8]{0,1}"));
+            Array a = Array.allocate(owner, ArrayShape.parse("bf16[4,8]{0,1}"));
             a.fill(1.5);
             MemorySegment m = DLPack.exportLegacy(a, owner, false, released::incrementAndGet);
             try (Arena consumer = Arena.ofConfined()) {

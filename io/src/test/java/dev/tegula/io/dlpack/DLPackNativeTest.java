@@ -12,7 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import java.io.File;
 import java.io.IOException;
@@ -163,7 +162,7 @@ class DLPackNativeTest {
         MethodHandle dtype = fn("peer_dtype", JAVA_INT, ADDRESS);
         MethodHandle flags = fn("peer_flags", JAVA_LONG, ADDRESS);
         try (Arena arena = Arena.ofConfined()) {
-            Array a = Array.allocate(arena, (ArrayShape) Shape.parse("s4[7]{0:E(4)}"));
+            Array a = Array.allocate(arena, ArrayShape.parse("s4[7]{0:E(4)}"));
             a.copyFrom(new long[] {-8, -1, 0, 1, 7, 3, -5});
             MemorySegment m = DLPack.export(a, arena);
             assertEquals(0 << 16 | 4 << 8 | 1, (int) dtype.invokeExact(m));

@@ -5,7 +5,6 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -61,7 +60,7 @@ public final class DLPackPythonConsumers {
             Array f32 = Array.allocate(arena, ArrayShape.of(ElementType.F32, 3, 4));
             f32.copyFrom(java.util.stream.IntStream.range(0, 12).mapToDouble(i -> i).toArray());
             Array view = f32.slice(0, 1, 3).permute(1, 0);   // f32[4,2], element (i, j) = (j + 1) * 4 + i
-            Array s32 = Array.allocate(arena, (ArrayShape) Shape.parse("s32[2,3]{0,1}"));
+            Array s32 = Array.allocate(arena, ArrayShape.parse("s32[2,3]{0,1}"));
             s32.copyFrom(new double[] {10, 11, 12, 13, 14, 15});
             Array bf16 = Array.allocate(arena, ArrayShape.of(ElementType.BF16, 2, 2));
             bf16.copyFrom(new double[] {1.5, -2, 0.25, 8});

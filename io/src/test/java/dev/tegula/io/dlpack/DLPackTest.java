@@ -14,7 +14,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
-import dev.tegula.core.Shape;
 import dev.tegula.ffm.Array;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -76,7 +75,7 @@ class DLPackTest {
     void exportThenImportIsTheSameMemoryAndReleasesOnce() {
         AtomicInteger released = new AtomicInteger();
         try (Arena owner = Arena.ofConfined()) {
-            Array a = Array.allocate(owner, (ArrayShape) Shape.parse("bf16[4,8]{0,1}"));
+            Array a = Array.allocate(owner, ArrayShape.parse("bf16[4,8]{0,1}"));
             a.fill(1.5);
             MemorySegment m = DLPack.export(a, owner, false, released::incrementAndGet);
             assertEquals(1, m.get(JAVA_INT, DLPackStructs.V_MAJOR));
@@ -114,7 +113,7 @@ class DLPackTest {
     @Test
     void tiledLayoutsAreRefusedUnlessACopyIsAsked() {
         try (Arena arena = Arena.ofConfined()) {
-            Array t = Array.allocate(arena, (ArrayShape) Shape.parse("f32[16,256]{1,0:T(8,128)}"));
+            Array t = Array.allocate(arena, ArrayShape.parse("f32[16,256]{1,0:T(8,128)}"));
             t.setFloat(9, 200, 3f);
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DLPack.export(t, arena));
             assertTrue(e.getMessage().contains("tiled") && e.getMessage().contains("Relayout.to"), e.getMessage());
@@ -126,7 +125,7 @@ class DLPackTest {
                 assertTrue(t.contentEquals(b));
                 assertFalse(b.segment().address() == t.segment().address());
             }
-            Array pred = Array.allocate(arena, (ArrayShape) Shape.parse("pred[9]{0:E(1)}"));
+            Array pred = Array.allocate(arena, ArrayShape.parse("pred[9]{0:E(1)}"));
             assertThrows(IllegalArgumentException.class, () -> DLPack.export(pred, arena));
         }
     }
@@ -135,7 +134,7 @@ class DLPackTest {
     void unpackedSubByteAndF6AreFlaggedPadded() {
         try (Arena arena = Arena.ofConfined()) {
             for (String s : new String[] {"s4[3]", "f6e2m3fn[3]", "u2[3]"}) {
-                Array a = Array.allocate(arena, (ArrayShape) Shape.parse(s));
+                Array a = Array.allocate(arena, ArrayShape.parse(s));
                 a.fill(1.0);
                 MemorySegment m = DLPack.export(a, arena);
                 assertEquals(DLPackStructs.FLAG_IS_SUBBYTE_TYPE_PADDED, m.get(JAVA_LONG, DLPackStructs.V_FLAGS), s);
