@@ -26,7 +26,12 @@ import java.util.function.BiFunction;
  * run counts, per byte. A measuring planner tries the families one after the other (loop orders,
  * staging, strips and band orders, blocks, tiles, thread splits), each starting from the best walk
  * so far, in two passes (the best of one family depends on the others'); an exhaustive one times
- * every combination. Other nests (partial tiles) keep the estimate. Stateless and thread-safe.
+ * every combination. A timing on a part can mislead (a walk that is fast on 16 MiB need not be fast
+ * on the whole, whose pages, TLB reach and cache sets differ), so a final round runs the estimate
+ * and the {@link #FINALISTS} fastest walks of the parts on the whole nest (up to
+ * {@link #FINAL_BYTES}), {@link #TIMED_ROUNDS} times each, interleaved, and keeps the fastest:
+ * a measured plan is never one that ran slower than the estimate on the same buffers. Other nests
+ * (partial tiles) keep the estimate. Stateless and thread-safe.
  */
 final class Planner {
     private Planner() {
@@ -38,6 +43,10 @@ final class Planner {
     static final int MEASURE_PASSES = 2;
     /** Timed runs of each candidate; the fastest counts. */
     static final int TIMED_ROUNDS = 2;
+    /** Walks of the parts (the fastest per byte) that run in the final round beside the estimate. */
+    static final int FINALISTS = 3;
+    /** Most bytes (read and written) of the range of the split loop a final-round run covers. */
+    static final long FINAL_BYTES = 1L << 30;
     /** Most candidates an exhaustive planner times. */
     static final int EXHAUSTIVE_LIMIT = 4096;
     /** Nests under this many bytes are never measured. */
@@ -118,7 +127,7 @@ final class Planner {
         int t = shared ? threads : 1;
         ExecutorService pool = executor;
         if (t > 1 && pool == null) {
-            pool = Executors.newFixedThreadPool(t - 1, r -> {
+            pool = Executors.newFixedThreadPool(t, r -> {
                 Thread th = new Thread(r, "tegula-plan");
                 th.setDaemon(true);
                 return th;
@@ -155,6 +164,10 @@ final class Planner {
             }
             if (timer.measurements(best).isEmpty()) {
                 timer.fastest(List.of(best));   // a single candidate: timed all the same, for the plan's table
+            }
+            List<Walk> finalists = timer.finalists(best, walks.get(largest), FINALISTS);
+            if (finalists.size() > 1) {
+                best = timer.finalRound(finalists);
             }
             List<Walk> chosen = new ArrayList<>(walks);
             chosen.set(largest, best);
@@ -224,6 +237,10 @@ final class Planner {
         private final int threads;
         private final int nest;
         private final Map<String, PlanMeasurement> seen = new LinkedHashMap<>();
+        /** The walks timed so far, by their text. */
+        private final Map<String, Walk> timed = new LinkedHashMap<>();
+        /** The final round's timings, by walk text. */
+        private final Map<String, PlanMeasurement> finals = new LinkedHashMap<>();
         /** Where the next part starts, as a fraction of the split loop. */
         private double cursor;
 
@@ -310,7 +327,8 @@ final class Planner {
             for (int i = 0; i < candidates.size(); i++) {
                 Walk w = candidates.get(i);
                 long bytes = bytes(w);
-                PlanMeasurement m = new PlanMeasurement(nest, w.toString(), bytes, best[i], false);
+                PlanMeasurement m = new PlanMeasurement(nest, w.toString(), bytes, best[i], false, false);
+                timed.putIfAbsent(w.toString(), w);
                 PlanMeasurement old = seen.get(w.toString());
                 if (old == null || perByte(m) < perByte(old)) {
                     seen.put(w.toString(), m);
@@ -322,6 +340,73 @@ final class Planner {
             return candidates.get(win);
         }
 
+        /**
+         * {@return the walks of the final round}: the parts' winner, the estimate, and the next
+         * fastest walks of the parts per byte, {@code others} of them at most besides those two
+         */
+        List<Walk> finalists(Walk winner, Walk estimate, int others) {
+            List<Walk> out = new ArrayList<>(List.of(winner));
+            if (!estimate.toString().equals(winner.toString())) {
+                out.add(estimate);
+            }
+            List<PlanMeasurement> byTime = new ArrayList<>(seen.values());
+            byTime.sort(java.util.Comparator.comparingDouble(Timer::perByte));
+            int added = 0;
+            for (PlanMeasurement m : byTime) {
+                if (added == others) {
+                    break;
+                }
+                Walk w = timed.get(m.candidate());
+                if (w != null && out.stream().noneMatch(o -> o.toString().equals(m.candidate()))) {
+                    out.add(w);
+                    added++;
+                }
+            }
+            return out;
+        }
+
+        /**
+         * {@return the fastest of {@code finalists} on the whole nest} Each runs {@link #TIMED_ROUNDS}
+         * times over the split loop's range (all of it, up to {@link #FINAL_BYTES}), cut between the
+         * threads as execution cuts it, interleaved with the others; the fastest run counts.
+         */
+        Walk finalRound(List<Walk> finalists) {
+            long[] best = new long[finalists.size()];
+            java.util.Arrays.fill(best, Long.MAX_VALUE);
+            for (int r = 0; r < TIMED_ROUNDS; r++) {
+                for (int i = 0; i < finalists.size(); i++) {
+                    best[i] = Math.min(best[i], timeWhole(finalists.get(i)));
+                }
+            }
+            int win = 0;
+            for (int i = 0; i < finalists.size(); i++) {
+                Walk w = finalists.get(i);
+                finals.put(w.toString(), new PlanMeasurement(nest, w.toString(), wholeBytes(w), best[i], true, false));
+                if (perByte(wholeBytes(w), best[i]) < perByte(wholeBytes(finalists.get(win)), best[win])) {
+                    win = i;
+                }
+            }
+            return finalists.get(win);
+        }
+
+        /** {@return the range of the split loop a final-round run covers: all of it, up to {@link #FINAL_BYTES}} */
+        private long wholeExtent(Walk w) {
+            long e = w.splitExtent();
+            double perIndex = (double) w.nest().elements() * (b + srcBytes) / e;
+            return Math.min(e, Math.max(1, (long) (FINAL_BYTES / perIndex)));
+        }
+
+        private long wholeBytes(Walk w) {
+            return (long) ((double) w.nest().elements() * (b + srcBytes) * wholeExtent(w) / w.splitExtent());
+        }
+
+        private long timeWhole(Walk w) {
+            long t0 = System.nanoTime();
+            Tasks.forEachPart(executor, threads, wholeExtent(w), RelayoutPlan.alignment(w),
+                    (lo, hi) -> Stage.run(w, convert, src, dst, b, lo, hi));
+            return System.nanoTime() - t0;
+        }
+
         private static double perByte(PlanMeasurement m) {
             return perByte(m.bytes(), m.nanos());
         }
@@ -330,14 +415,24 @@ final class Planner {
             return (double) nanos / Math.max(1, bytes);
         }
 
-        /** {@return every timed candidate (its fastest run), the chosen one marked} */
+        /**
+         * {@return every timed candidate's fastest run on the parts, then the final round's, the
+         * chosen one marked (in the final round, where there was one)}
+         */
         List<PlanMeasurement> measurements(Walk chosen) {
             List<PlanMeasurement> out = new ArrayList<>();
             for (PlanMeasurement m : seen.values()) {
-                out.add(m.candidate().equals(chosen.toString())
-                        ? new PlanMeasurement(m.nest(), m.candidate(), m.bytes(), m.nanos(), true) : m);
+                out.add(finals.isEmpty() ? marked(m, chosen) : m);
+            }
+            for (PlanMeasurement m : finals.values()) {
+                out.add(marked(m, chosen));
             }
             return out;
+        }
+
+        private static PlanMeasurement marked(PlanMeasurement m, Walk chosen) {
+            return m.candidate().equals(chosen.toString())
+                    ? new PlanMeasurement(m.nest(), m.candidate(), m.bytes(), m.nanos(), m.finalRound(), true) : m;
         }
     }
 }

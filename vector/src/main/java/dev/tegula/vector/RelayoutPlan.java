@@ -108,7 +108,11 @@ public final class RelayoutPlan {
         return origin;
     }
 
-    /** {@return every candidate the planner timed, in the order it timed them; empty unless it measured} */
+    /**
+     * {@return every timing the planner made, in the order it made them: each candidate's fastest run
+     * on the parts, then the final round's runs on the whole relayout (the chosen one marked there);
+     * empty unless it measured}
+     */
     public List<PlanMeasurement> measurements() {
         return measurements;
     }
@@ -133,13 +137,22 @@ public final class RelayoutPlan {
         };
     }
 
+    private long timedCandidates() {
+        return measurements.stream().map(m -> m.nest() + ":" + m.candidate()).distinct().count();
+    }
+
+    private String finalRoundText() {
+        long n = measurements.stream().filter(PlanMeasurement::finalRound).count();
+        return n == 0 ? "" : ", " + n + " of them on the whole relayout";
+    }
+
     private String walkText() {
         if (walks.isEmpty()) {
             return "";
         }
         String what = switch (origin) {
-            case "measured" -> "measured: fastest of " + measurements.size() + " timed candidates, " + threads
-                    + (threads == 1 ? " thread" : " threads");
+            case "measured" -> "measured: fastest of " + timedCandidates() + " timed candidates"
+                    + finalRoundText() + ", " + threads + (threads == 1 ? " thread" : " threads");
             case "wisdom" -> "from wisdom, " + threads + (threads == 1 ? " thread" : " threads");
             default -> "estimate";
         };

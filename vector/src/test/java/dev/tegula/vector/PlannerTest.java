@@ -51,8 +51,44 @@ class PlannerTest {
         // marginally faster than it (families are timed in rounds of their own)
         assertTrue(ms.stream().allMatch(m -> m.bytes() > 0 && m.nanos() > 0), ms::toString);
         assertTrue(best <= ms.stream().mapToDouble(PlannerTest::perByte).max().orElseThrow());
-        assertTrue(plan.describe().contains("measured: fastest of " + ms.size()), plan.describe());
+        long candidates = ms.stream().map(PlanMeasurement::candidate).distinct().count();
+        assertTrue(plan.describe().contains("measured: fastest of " + candidates + " timed candidates"),
+                plan.describe());
         RelayoutProperties.checkPlan(FROM, TO, plan);
+    }
+
+    @Test
+    void theFinalRoundRunsTheEstimateAndThePartsFastestOnTheWholeNestAndKeepsItsFastest() {
+        ArrayShape from = shape("f32[64,256,256]{2,1,0}");
+        ArrayShape to = shape("f32[64,256,256]{1,2,0}");
+        RelayoutPlan plan = new PlanCache(8, null).plan(from, to, Planning.MEASURE, 1);
+        List<PlanMeasurement> ms = plan.measurements();
+        List<PlanMeasurement> parts = ms.stream().filter(m -> !m.finalRound()).toList();
+        List<PlanMeasurement> finals = ms.stream().filter(PlanMeasurement::finalRound).toList();
+        if (parts.size() == 1) {
+            assertTrue(finals.isEmpty(), ms::toString);   // one walk: nothing to choose between
+            return;
+        }
+        // 32 MiB read and written: a part is about 16 MiB, a final-round run the whole nest
+        assertTrue(parts.stream().allMatch(m -> m.bytes() < 32L << 20), parts::toString);
+        assertTrue(finals.stream().allMatch(m -> m.bytes() == 32L << 20), finals::toString);
+        String estimate = Relayout.plan(from, to).walks().get(0);
+        assertTrue(finals.stream().anyMatch(m -> m.candidate().equals(estimate)), estimate + " not in " + finals);
+        assertTrue(finals.size() >= 2 && finals.size() <= 2 + Planner.FINALISTS, finals::toString);
+        // the finalists besides the estimate and the parts' winner are the fastest parts
+        assertTrue(parts.stream().filter(PlanMeasurement::chosen).findAny().isEmpty(), parts::toString);
+        List<PlanMeasurement> chosen = finals.stream().filter(PlanMeasurement::chosen).toList();
+        assertEquals(1, chosen.size(), finals::toString);
+        assertEquals(plan.walks().get(0), chosen.get(0).candidate());
+        double best = finals.stream().mapToDouble(PlannerTest::perByte).min().orElseThrow();
+        assertEquals(best, perByte(chosen.get(0)), 0.0, finals::toString);
+        assertTrue(plan.describe().contains(finals.size() + " of them on the whole relayout"), plan.describe());
+        RelayoutProperties.checkPlan(from, to, plan);
+    }
+
+    /** {@return how many candidates the plan timed on parts (every candidate once; the final round aside)} */
+    private static long parts(RelayoutPlan plan) {
+        return plan.measurements().stream().filter(m -> !m.finalRound()).count();
     }
 
     private static double perByte(PlanMeasurement m) {
@@ -64,13 +100,12 @@ class PlannerTest {
         PlanCache cache = new PlanCache(8, null);
         ArrayShape from = shape("bf16[1024,1024]{1,0}");
         ArrayShape to = shape("bf16[1024,1024]{0,1}");
-        int measured = cache.plan(from, to, Planning.MEASURE, 1).measurements().size();
+        long measured = parts(cache.plan(from, to, Planning.MEASURE, 1));
         RelayoutPlan all = cache.plan(from, to, Planning.EXHAUSTIVE, 1);
-        assertTrue(Candidates.tiles().length == 0 || all.measurements().size() > measured,
-                all.measurements().size() + " vs " + measured);
+        assertTrue(Candidates.tiles().length == 0 || parts(all) > measured, parts(all) + " vs " + measured);
         assertEquals(Candidates.all(Planner.plan(from, to, null, null, Planning.ESTIMATE, 1, null, null, null, null)
                 .strategy() instanceof RelayoutStrategy.Nests n ? n.nests().get(0) : null, 2, 1, Planner.EXHAUSTIVE_LIMIT)
-                .size(), all.measurements().size());
+                .size(), parts(all));
         RelayoutProperties.checkPlan(from, to, all);
     }
 

@@ -150,16 +150,18 @@ public final class PlanCommand implements Callable<Integer> {
         List<PlanMeasurement> ms = plan.measurements();
         if (!ms.isEmpty()) {
             b.append('\n');
-            b.append(String.format(Locale.ROOT, "  %3s  %-78s %10s %9s %8s%n", "#", "candidate walk", "part MiB",
+            b.append(String.format(Locale.ROOT, "  %3s  %-78s %5s %10s %9s %8s%n", "#", "candidate walk", "run", "MiB",
                     "ms", "GB/s"));
             for (int i = 0; i < ms.size(); i++) {
                 PlanMeasurement m = ms.get(i);
-                b.append(String.format(Locale.ROOT, "%s %3d  %-78s %10.1f %9.3f %8.2f%n", m.chosen() ? "*" : " ",
+                b.append(String.format(Locale.ROOT, "%s %3d  %-78s %5s %10.1f %9.3f %8.2f%n", m.chosen() ? "*" : " ",
                         i + 1, (plan.walks().size() > 1 ? "nest " + m.nest() + ": " : "") + m.candidate(),
-                        m.bytes() / 1048576.0, m.nanos() / 1e6, m.gigabytesPerSecond()));
+                        m.finalRound() ? "whole" : "part", m.bytes() / 1048576.0, m.nanos() / 1e6, m.gigabytesPerSecond()));
             }
             b.append('\n');
-            b.append("GB/s: bytes read and written over the fastest timed run of each candidate's part.\n");
+            b.append("GB/s: bytes read and written over the fastest timed run. part: about 16 MiB of the buffers, where"
+                    + " every candidate is compared; whole: the final round, the estimate and the parts' fastest on the"
+                    + " whole relayout (up to 1 GiB), where the fastest is chosen.\n");
         }
         b.append(String.format(Locale.ROOT, "chosen (%s, %s, %d %s): %s%n", plan.planning(), plan.origin(), plan.threads(),
                 plan.threads() == 1 ? "thread" : "threads", plan.walks().isEmpty() ? "no loop nests to walk"

@@ -17,10 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code tegula plan}: the estimate, the measured candidates' table with the choice marked, the chart, bad input. */
 class PlanCommandTest {
-    /** A candidate row: mark, number, walk, part MiB, ms, GB/s. */
+    /** A candidate row: mark, number, walk, run (part or whole), MiB, ms, GB/s. */
     private static final Pattern ROW = Pattern.compile(
             "(?m)^([* ]) +([0-9]+)  (order=\\S+ split=[0-9]+(?: tile=[0-9]+ block=[0-9]+x[0-9]+ strips=\\w+ bands=\\w+)?(?: stage=[0-9]+)?)"
-                    + " +([0-9.]+) +([0-9.]+) +([0-9.]+)$");
+                    + " +(part|whole) +([0-9.]+) +([0-9.]+) +([0-9.]+)$");
 
     @TempDir
     Path dir;
@@ -46,20 +46,34 @@ class PlanCommandTest {
         int rows = 0;
         int chosen = 0;
         String chosenWalk = null;
+        double chosenGbs = 0;
+        double fastestWhole = 0;
+        int whole = 0;
         while (m.find()) {
             rows++;
-            double mib = Double.parseDouble(m.group(4));
-            double ms = Double.parseDouble(m.group(5));
-            double gbs = Double.parseDouble(m.group(6));
+            double mib = Double.parseDouble(m.group(5));
+            double ms = Double.parseDouble(m.group(6));
+            double gbs = Double.parseDouble(m.group(7));
             assertTrue(mib > 0 && ms > 0 && gbs > 0, m.group());
             assertEquals(mib * 1048576 / (ms * 1e6), gbs, 0.02 + 0.02 * gbs, m.group());
+            if (m.group(4).equals("whole")) {
+                whole++;
+                fastestWhole = Math.max(fastestWhole, gbs);
+            }
             if (m.group(1).equals("*")) {
                 chosen++;
                 chosenWalk = m.group(3);
+                chosenGbs = gbs;
+                assertTrue(whole > 0 || m.group(4).equals("part"), m.group());
             }
         }
         assertTrue(rows >= 1, out);
         assertEquals(1, chosen, out);
+        if (whole > 0) {
+            // the final round ran the finalists on the whole relayout and the choice is its fastest
+            assertTrue(whole >= 2, out);
+            assertEquals(fastestWhole, chosenGbs, 0.011, out);
+        }
         assertTrue(out.contains("chosen (MEASURE, measured, 2 threads): " + chosenWalk), out);
         assertTrue(out.contains("planning f32[8,256,256]{2,1,0} -> f32[8,256,256]{0,1,2} (MEASURE, 2 threads)"), out);
         BufferedImage img = ImageIO.read(png.toFile());
