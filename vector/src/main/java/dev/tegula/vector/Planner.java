@@ -314,15 +314,21 @@ final class Planner {
             }
         }
 
-        /** {@return the fastest walk per byte} Each runs {@link #TIMED_ROUNDS} times, interleaved with the others. */
-        Walk fastest(List<Walk> candidates) {
-            long[] best = new long[candidates.size()];
+        /** {@return each walk's fastest of {@link #TIMED_ROUNDS} runs of {@code run}, the walks interleaved} */
+        private static long[] fastestRuns(List<Walk> walks, java.util.function.ToLongFunction<Walk> run) {
+            long[] best = new long[walks.size()];
             java.util.Arrays.fill(best, Long.MAX_VALUE);
             for (int r = 0; r < TIMED_ROUNDS; r++) {
-                for (int i = 0; i < candidates.size(); i++) {
-                    best[i] = Math.min(best[i], time(candidates.get(i)));
+                for (int i = 0; i < walks.size(); i++) {
+                    best[i] = Math.min(best[i], run.applyAsLong(walks.get(i)));
                 }
             }
+            return best;
+        }
+
+        /** {@return the fastest walk per byte} Each runs {@link #TIMED_ROUNDS} times, interleaved with the others. */
+        Walk fastest(List<Walk> candidates) {
+            long[] best = fastestRuns(candidates, this::time);
             int win = 0;
             for (int i = 0; i < candidates.size(); i++) {
                 Walk w = candidates.get(i);
@@ -371,13 +377,7 @@ final class Planner {
          * threads as execution cuts it, interleaved with the others; the fastest run counts.
          */
         Walk finalRound(List<Walk> finalists) {
-            long[] best = new long[finalists.size()];
-            java.util.Arrays.fill(best, Long.MAX_VALUE);
-            for (int r = 0; r < TIMED_ROUNDS; r++) {
-                for (int i = 0; i < finalists.size(); i++) {
-                    best[i] = Math.min(best[i], timeWhole(finalists.get(i)));
-                }
-            }
+            long[] best = fastestRuns(finalists, this::timeWhole);
             int win = 0;
             for (int i = 0; i < finalists.size(); i++) {
                 Walk w = finalists.get(i);

@@ -156,21 +156,35 @@ class DequantizeNaNBitsTest {
                 {0x7C00, 0x3C00},                  // inf * 0 is NaN, inf * q + 1 is inf
                 {(short) 0xFC00, (short) 0xFE00},  // -inf scale, NaN minimum
             };
-            for (short[] c : dm) {
-                b.set(ValueLayout.JAVA_SHORT_UNALIGNED, 0, c[0]);
-                b.set(ValueLayout.JAVA_SHORT_UNALIGNED, 2, c[1]);
-                Dequantize.toFloats(QuantBlock.Q4_1, b, 0, out, 0, 1);
-                float d = Float.float16ToFloat(c[0]);
-                float m = Float.float16ToFloat(c[1]);
-                for (int i = 0; i < 32; i++) {
-                    int q = i % 16;
-                    float ieee = d * q + m;
-                    int bits = out.get(ValueLayout.JAVA_INT_UNALIGNED, 4L * i);
-                    if (Float.isNaN(ieee)) {
-                        assertEquals(CANONICAL_NAN, bits, String.format("d %04x m %04x element %d", c[0], c[1], i));
-                    } else {
-                        assertEquals(Float.floatToRawIntBits(ieee), bits, String.format("d %04x m %04x element %d", c[0], c[1], i));
-                    }
+            int[] quants = new int[32];
+            for (int i = 0; i < 32; i++) {
+                quants[i] = i % 16;
+            }
+            assertDTimesQPlusM(QuantBlock.Q4_1, b, dm, quants, out);
+        }
+    }
+
+    /**
+     * Dequantizes the one block {@code b} of {@code type} (f16 {@code d} at byte 0, f16 {@code m} at
+     * byte 2) with each {@code (d, m)} pair of {@code dm} and checks every element {@code i} against
+     * {@code d * quants[i] + m} in IEEE f32: its bits, or the one quiet NaN where that is NaN.
+     */
+    private static void assertDTimesQPlusM(QuantBlock type, MemorySegment b, short[][] dm, int[] quants,
+                                           MemorySegment out) {
+        for (short[] c : dm) {
+            b.set(ValueLayout.JAVA_SHORT_UNALIGNED, 0, c[0]);
+            b.set(ValueLayout.JAVA_SHORT_UNALIGNED, 2, c[1]);
+            Dequantize.toFloats(type, b, 0, out, 0, 1);
+            float d = Float.float16ToFloat(c[0]);
+            float m = Float.float16ToFloat(c[1]);
+            for (int i = 0; i < quants.length; i++) {
+                float ieee = d * quants[i] + m;
+                int bits = out.get(ValueLayout.JAVA_INT_UNALIGNED, 4L * i);
+                String where = String.format("%s d %04x m %04x element %d (q %d)", type, c[0], c[1], i, quants[i]);
+                if (Float.isNaN(ieee)) {
+                    assertEquals(CANONICAL_NAN, bits, where);
+                } else {
+                    assertEquals(Float.floatToRawIntBits(ieee), bits, where);
                 }
             }
         }
@@ -208,23 +222,7 @@ class DequantizeNaNBitsTest {
                 {(short) 0xFC00, (short) 0xFE00},  // -inf scale, NaN minimum
                 {0x0001, 0x7BFF},                  // subnormal scale, largest f16 minimum
             };
-            for (short[] c : dm) {
-                b.set(ValueLayout.JAVA_SHORT_UNALIGNED, 0, c[0]);
-                b.set(ValueLayout.JAVA_SHORT_UNALIGNED, 2, c[1]);
-                Dequantize.toFloats(QuantBlock.Q5_1, b, 0, out, 0, 1);
-                float d = Float.float16ToFloat(c[0]);
-                float m = Float.float16ToFloat(c[1]);
-                for (int i = 0; i < 32; i++) {
-                    float ieee = d * quants[i] + m;
-                    int bits = out.get(ValueLayout.JAVA_INT_UNALIGNED, 4L * i);
-                    String where = String.format("d %04x m %04x element %d (q %d)", c[0], c[1], i, quants[i]);
-                    if (Float.isNaN(ieee)) {
-                        assertEquals(CANONICAL_NAN, bits, where);
-                    } else {
-                        assertEquals(Float.floatToRawIntBits(ieee), bits, where);
-                    }
-                }
-            }
+            assertDTimesQPlusM(QuantBlock.Q5_1, b, dm, quants, out);
             b.set(ValueLayout.JAVA_SHORT_UNALIGNED, 0, (short) 0x3C00);
             b.set(ValueLayout.JAVA_SHORT_UNALIGNED, 2, (short) 0);
             Dequantize.toFloats(QuantBlock.Q5_1, b, 0, out, 0, 1);
