@@ -27,8 +27,8 @@ import java.util.function.BiFunction;
  * staging, strips and band orders, blocks, tiles, thread splits), each starting from the best walk
  * so far, in two passes (the best of one family depends on the others'); an exhaustive one times
  * every combination. A timing on a part can mislead (a walk that is fast on 16 MiB need not be fast
- * on the whole, whose pages, TLB reach and cache sets differ), so a final round runs the estimate
- * and the {@link #FINALISTS} fastest walks of the parts on the whole nest (up to
+ * on the whole, whose pages, TLB reach and cache sets differ), so a final round runs the estimate,
+ * the parts' winner and the {@link #FINALISTS} next fastest walks of the parts on the whole nest (up to
  * {@link #FINAL_BYTES}), {@link #TIMED_ROUNDS} times each, interleaved, and keeps the fastest:
  * a measured plan is never one that ran slower than the estimate on the same buffers. Other nests
  * (partial tiles) keep the estimate. Stateless and thread-safe.

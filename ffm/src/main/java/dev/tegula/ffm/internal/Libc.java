@@ -63,7 +63,7 @@ public final class Libc {
     public static final int POSIX_FADV_DONTNEED = 4;
     /** Error number: no space left on the device. */
     public static final int ENOSPC = 28;
-    /** Error number: function not implemented (what an unbound function answers). */
+    /** Error number {@code ENOSYS}: no such system function (what an unbound function answers). */
     public static final int ENOSYS = 38;
 
     private static final MethodHandle MMAP;
