@@ -14,7 +14,8 @@ package dev.tegula.vector;
  * @param finalRound false for a run on a part of the buffers (about 16 MiB, where every candidate is
  *                   compared); true for a run of the final round, in which the estimate and the
  *                   fastest candidates of the parts run on the whole loop nest (up to 1 GiB read
- *                   and written) and the fastest of them is kept
+ *                   and written) and the fastest of them is kept (the estimate, unless
+ *                   another ran 5% faster)
  * @param chosen     true for the timing of the candidate the plan kept (in its final round, where
  *                   there was one)
  */

@@ -29,8 +29,10 @@ import java.util.function.BiFunction;
  * every combination. A timing on a part can mislead (a walk that is fast on 16 MiB need not be fast
  * on the whole, whose pages, TLB reach and cache sets differ), so a final round runs the estimate,
  * the parts' winner and the {@link #FINALISTS} next fastest walks of the parts on the whole nest (up to
- * {@link #FINAL_BYTES}), {@link #TIMED_ROUNDS} times each, interleaved, and keeps the fastest:
- * a measured plan is never one that ran slower than the estimate on the same buffers. Other nests
+ * {@link #FINAL_BYTES}), {@link #TIMED_ROUNDS} times each, interleaved, and keeps the fastest,
+ * unless that ran less than {@link #MARGIN} faster than the estimate, which is then kept: a measured
+ * plan is never one that ran slower than the estimate on the same buffers, and leaves the estimate
+ * only for a clear gain. Other nests
  * (partial tiles) keep the estimate. Stateless and thread-safe.
  */
 final class Planner {
@@ -43,6 +45,13 @@ final class Planner {
     static final int MEASURE_PASSES = 2;
     /** Timed runs of each candidate; the fastest counts. */
     static final int TIMED_ROUNDS = 2;
+    /**
+     * How much less time per byte than the estimate another walk must take in the final round to be
+     * chosen over it (a fifth of the way to a tie is noise here: timings taken while the JIT is still
+     * compiling, on a machine whose speed drifts, rank near-equal walks at random, and a walk that ran
+     * 2% faster while planning can run 30% slower once its code has settled).
+     */
+    static final double MARGIN = 0.05;
     /** Walks of the parts (the fastest per byte) that run in the final round beside the estimate. */
     static final int FINALISTS = 3;
     /** Most bytes (read and written) of the range of the split loop a final-round run covers. */
@@ -167,7 +176,7 @@ final class Planner {
             }
             List<Walk> finalists = timer.finalists(best, walks.get(largest), FINALISTS);
             if (finalists.size() > 1) {
-                best = timer.finalRound(finalists);
+                best = timer.finalRound(finalists, walks.get(largest));
             }
             List<Walk> chosen = new ArrayList<>(walks);
             chosen.set(largest, best);
@@ -181,6 +190,15 @@ final class Planner {
                 pool.shutdownNow();
             }
         }
+    }
+
+    /**
+     * {@return whether a walk that took {@code perByte} (time per byte) in the final round is chosen over
+     * the estimate, which took {@code estimatePerByte}}: only by taking less than {@code 1 - }{@link #MARGIN}
+     * of the estimate's time.
+     */
+    static boolean beatsEstimate(double perByte, double estimatePerByte) {
+        return perByte < estimatePerByte * (1 - MARGIN);
     }
 
     /** {@return the candidates with {@code first} at their head (it is timed again beside them)} */
@@ -372,19 +390,29 @@ final class Planner {
         }
 
         /**
-         * {@return the fastest of {@code finalists} on the whole nest} Each runs {@link #TIMED_ROUNDS}
-         * times over the split loop's range (all of it, up to {@link #FINAL_BYTES}), cut between the
-         * threads as execution cuts it, interleaved with the others; the fastest run counts.
+         * {@return the fastest of {@code finalists} on the whole nest, or {@code estimate} (one of them)
+         * where the fastest took more than {@code 1 - }{@link #MARGIN} of its time per byte} Each runs
+         * {@link #TIMED_ROUNDS} times over the split loop's range (all of it, up to {@link #FINAL_BYTES}),
+         * cut between the threads as execution cuts it, interleaved with the others; the fastest run
+         * counts.
          */
-        Walk finalRound(List<Walk> finalists) {
+        Walk finalRound(List<Walk> finalists, Walk estimate) {
             long[] best = fastestRuns(finalists, this::timeWhole);
             int win = 0;
+            int est = -1;
             for (int i = 0; i < finalists.size(); i++) {
                 Walk w = finalists.get(i);
                 finals.put(w.toString(), new PlanMeasurement(nest, w.toString(), wholeBytes(w), best[i], true, false));
                 if (perByte(wholeBytes(w), best[i]) < perByte(wholeBytes(finalists.get(win)), best[win])) {
                     win = i;
                 }
+                if (w.toString().equals(estimate.toString())) {
+                    est = i;
+                }
+            }
+            if (est >= 0 && !beatsEstimate(perByte(wholeBytes(finalists.get(win)), best[win]),
+                    perByte(wholeBytes(estimate), best[est]))) {
+                win = est;
             }
             return finalists.get(win);
         }

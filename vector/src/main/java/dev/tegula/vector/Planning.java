@@ -25,9 +25,12 @@ package dev.tegula.vector;
 public enum Planning {
     /** The engine's rules, no timing. */
     ESTIMATE,
-    /** Times a bounded set of likely candidates and keeps the fastest. */
+    /**
+     * Times a bounded set of likely candidates and keeps the fastest (the estimate's walk unless
+     * another ran at least 5% faster on the whole relayout).
+     */
     MEASURE,
-    /** Times every candidate and keeps the fastest. */
+    /** Times every candidate and keeps the fastest, as {@link #MEASURE} does. */
     EXHAUSTIVE,
     /** {@link #ESTIMATE} for small relayouts, {@link #MEASURE} for large ones. */
     AUTO;

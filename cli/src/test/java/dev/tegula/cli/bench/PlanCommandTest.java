@@ -70,9 +70,16 @@ class PlanCommandTest {
         assertTrue(rows >= 1, out);
         assertEquals(1, chosen, out);
         if (whole > 0) {
-            // the final round ran the finalists on the whole relayout and the choice is its fastest
+            // the final round ran the finalists on the whole relayout; the choice is its fastest, or
+            // the estimate's walk where no walk ran 5% faster than it (GB/s printed to 0.01)
             assertTrue(whole >= 2, out);
-            assertEquals(fastestWhole, chosenGbs, 0.011, out);
+            if (Math.abs(fastestWhole - chosenGbs) > 0.011) {
+                MainTest.Result est = run("plan", "f32[8,256,256]{2,1,0}", "{0,1,2}", "--threads", "2");
+                assertTrue(est.out().contains("chosen (ESTIMATE, estimate, 2 threads): " + chosenWalk + "\n"),
+                        est.out() + "\n" + out);
+                assertTrue(chosenGbs >= fastestWhole * 0.95 - 0.011, out);
+                assertTrue(out.contains("the estimate kept (no walk ran 5% faster)"), out);
+            }
         }
         assertTrue(out.contains("chosen (MEASURE, measured, 2 threads): " + chosenWalk), out);
         assertTrue(out.contains("planning f32[8,256,256]{2,1,0} -> f32[8,256,256]{0,1,2} (MEASURE, 2 threads)"), out);
