@@ -7,6 +7,7 @@
 // unless --estimate asks for its untuned model-based plans (hptt::ESTIMATE).
 // Output: one line per case: median GB/s counted as bytes read + written (2 x array bytes), the median
 // GB/s of memcpy of the same bytes (split in `threads` parts), their ratio, and the planning time.
+// --case NAME (repeatable) runs only the named cases.
 #include <hptt.h>
 #include <omp.h>
 #include <sys/mman.h>
@@ -39,6 +40,7 @@ static double median(std::vector<double> v) { std::sort(v.begin(), v.end()); ret
 
 int main(int argc, char** argv) {
     int threads = 1, reps = 15;
+    std::vector<std::string> only;   // --case NAME (repeatable): just these cases
     bool huge = true;
     bool estimate = false;
     for (int i = 1; i < argc; i++) {
@@ -48,7 +50,8 @@ int main(int argc, char** argv) {
         else if (a == "--pages") huge = std::string(argv[++i]) == "huge";
         else if (a == "--estimate") estimate = true;
         else if (a == "--measure") estimate = false;
-        else { fprintf(stderr, "unknown option %s (--threads N, --reps N, --pages huge|4k, --estimate, --measure)\n", a.c_str()); return 2; }
+        else if (a == "--case") only.push_back(argv[++i]);
+        else { fprintf(stderr, "unknown option %s (--threads N, --reps N, --pages huge|4k, --estimate, --measure, --case NAME)\n", a.c_str()); return 2; }
     }
     std::vector<Case> cases = {
         {"f32_8192x8192_T", {8192, 8192}, {1, 0}},
@@ -62,6 +65,7 @@ int main(int argc, char** argv) {
            threads, huge ? "huge" : "4 KiB", reps);
     printf("| case | HPTT GB/s | memcpy GB/s | ratio | planning s |\n|---|---:|---:|---:|---:|\n");
     for (const Case& c : cases) {
+        if (!only.empty() && std::find(only.begin(), only.end(), std::string(c.name)) == only.end()) continue;
         int dim = (int) c.dims.size();
         size_t n = 1;
         for (int d : c.dims) n *= d;

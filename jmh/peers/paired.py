@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Tegula and HPTT on the same relayout cells, taking turns, so that both see the same machine.
+
+On a shared host the speed of one program drifts by more than the differences being measured, over
+seconds and from one process to the next. A table made of one run of each side, minutes apart,
+compares two moments as much as two libraries. This script runs, for each round and each cell
+(case, pages, threads), a JMH fork of Tegula with ESTIMATE plans, one with MEASURE plans, then
+HPTT's driver (MEASURE plans) on the same case, one after the other, and reports per cell the median
+over the rounds of each side's GB/s and of the per-round ratio Tegula MEASURE / HPTT MEASURE, with
+its smallest and largest value.
+
+GB/s here are bytes of the array (one side) per second, as in the report's results table.
+
+  python3 jmh/peers/paired.py --hptt PATH/hptt_driver [--rounds 5] [--cell f32_4d_3210:huge:1 ...]
+
+Cells whose case HPTT does not have (bf16) run Tegula only. Needs ./run bench (the JMH jar) and the
+HPTT driver built as jmh/peers/README.md says, with LD_LIBRARY_PATH set for it where needed.
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HPTT_CASES = {"f32_8192x8192_T", "f32_3d_210", "f32_3d_102", "f32_3d_021", "f32_4d_3210", "f32_4d_0231"}
+BYTES = {"f32_8192x8192_T": 256 << 20, "bf16_8192x8192_T": 128 << 20, "f32_3d_210": 256 << 20,
+         "f32_3d_102": 256 << 20, "f32_3d_021": 256 << 20, "f32_4d_3210": 64 << 20, "f32_4d_0231": 64 << 20}
+
+
+def tegula(case, pages, threads, warmup, iterations):
+    """{planning: GB/s} of one JMH fork per planning mode (median of the measured iterations)."""
+    bench = "RelayoutBench.relayout2$" if threads == 2 else "RelayoutBench.relayout$"
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        out = f.name
+    cmd = [os.path.join(ROOT, "run"), "bench", bench, "-p", "relayoutCase=" + case, "-p", "pages=" + pages,
+           "-p", "used=false", "-p", "planning=estimate,measure", "-f", "1", "-wi", str(warmup), "-w", "1s",
+           "-i", str(iterations), "-r", "500ms", "-rf", "json", "-rff", out]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(out) as f:
+        results = json.load(f)
+    os.unlink(out)
+    gbs = {}
+    for r in results:
+        ms = statistics.median(x for fork in r["primaryMetric"]["rawData"] for x in fork)
+        gbs[r["params"]["planning"]] = BYTES[case] / (ms * 1e6)
+    return gbs
+
+
+def hptt(driver, case, pages, threads):
+    """HPTT MEASURE GB/s (array bytes) on the case, a fresh process."""
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    p = subprocess.run([driver, "--threads", str(threads), "--pages", pages, "--case", case], check=True,
+                       capture_output=True, text=True, env=env)
+    for line in p.stdout.splitlines():
+        m = re.match(r"\| (\S+) \| ([0-9.]+) \|", line)
+        if m and m.group(1) == case:
+            return float(m.group(2)) / 2   # the driver counts bytes read + written
+    raise RuntimeError("no result for " + case + " in:\n" + p.stdout)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hptt", required=True, help="path of the built hptt_driver")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--warmup", type=int, default=4, help="JMH warmup iterations of 1 s")
+    ap.add_argument("--iterations", type=int, default=6, help="JMH measurement iterations of 500 ms")
+    ap.add_argument("--cell", action="append", help="CASE:PAGES:THREADS, e.g. f32_4d_3210:huge:1")
+    a = ap.parse_args()
+    cells = [(c.split(":")[0], c.split(":")[1], int(c.split(":")[2])) for c in (a.cell or [])]
+    if not cells:
+        sys.exit("paired.py: name at least one --cell CASE:PAGES:THREADS")
+    rows = {cell: [] for cell in cells}
+    for r in range(a.rounds):
+        for cell in cells:
+            case, pages, threads = cell
+            t = tegula(case, pages, threads, a.warmup, a.iterations)
+            h = hptt(a.hptt, case, pages, threads) if case in HPTT_CASES else None
+            rows[cell].append((t["estimate"], t["measure"], h))
+            print(f"# round {r + 1} {case} {pages} {threads}T: Tegula ESTIMATE {t['estimate']:.2f}, "
+                  f"MEASURE {t['measure']:.2f}, HPTT MEASURE " + (f"{h:.2f}" if h else "–") + " GB/s", flush=True)
+    print("| case | pages | threads | rounds | Tegula ESTIMATE | Tegula MEASURE | HPTT MEASURE "
+          "| MEASURE ÷ HPTT, median (min–max) | ESTIMATE ÷ HPTT, median (min–max) |")
+    print("|---|---|---:|---:|---:|---:|---:|---|---|")
+    for (case, pages, threads), runs in rows.items():
+        est = statistics.median(x[0] for x in runs)
+        meas = statistics.median(x[1] for x in runs)
+        if runs[0][2] is None:
+            print(f"| {case} | {pages} | {threads} | {len(runs)} | {est:.2f} | {meas:.2f} | – | – | – |")
+            continue
+        h = statistics.median(x[2] for x in runs)
+        rm = [x[1] / x[2] for x in runs]
+        re_ = [x[0] / x[2] for x in runs]
+        print(f"| {case} | {pages} | {threads} | {len(runs)} | {est:.2f} | {meas:.2f} | {h:.2f} "
+              f"| {statistics.median(rm):.2f} ({min(rm):.2f}–{max(rm):.2f}) "
+              f"| {statistics.median(re_):.2f} ({min(re_):.2f}–{max(re_):.2f}) |")
+
+
+if __name__ == "__main__":
+    main()
