@@ -40,6 +40,9 @@ public final class Report {
     private Report() {
     }
 
+    /** Warm-up iterations of one second before a relayout fork's timed iterations (one with --quick). */
+    static final int RELAYOUT_WARMUP_SECONDS = 3;
+
     public static void main(String[] args) throws RunnerException, IOException {
         boolean quick = false;
         boolean withUsed = true;
@@ -64,10 +67,14 @@ public final class Report {
         // fresh forks: relayout and copy on one and two threads; used forks: the relayouts only, against
         // the copy of the fresh fork (MemorySegment.copy is an intrinsic: a polluted profile does not touch it)
         Map<String, Double> medians = new LinkedHashMap<>();
-        run(quick, cases, pagesModes, false, "estimate", "(relayout|copy|vectorCopy)2?", medians);
-        run(quick, cases, pagesModes, false, "measure", "relayout2?", medians);
+        // a relayout's code takes seconds to settle (the JIT compiles its kernels, then its callers);
+        // the copies are intrinsics, stable after the first second
+        int settle = quick ? 1 : RELAYOUT_WARMUP_SECONDS;
+        run(quick, cases, pagesModes, false, "estimate", "(copy|vectorCopy)2?", 1, medians);
+        run(quick, cases, pagesModes, false, "estimate", "relayout2?", settle, medians);
+        run(quick, cases, pagesModes, false, "measure", "relayout2?", settle, medians);
         if (withUsed) {
-            run(quick, cases, pagesModes, true, "measure", "relayout2?", medians);
+            run(quick, cases, pagesModes, true, "measure", "relayout2?", settle, medians);
         }
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "CPU: %s, %d cores; JDK %s; preferred vectors %d bits; huge pages %s%n%n",
@@ -123,11 +130,11 @@ public final class Report {
     }
 
     private static void run(boolean quick, List<String> cases, List<String> pages, boolean used, String planning,
-                            String benches, Map<String, Double> medians) throws RunnerException {
+                            String benches, int warmupSeconds, Map<String, Double> medians) throws RunnerException {
         ChainedOptionsBuilder b = new OptionsBuilder()
                 .include(RelayoutBench.class.getName() + "\\." + benches + "$")
                 .forks(1)
-                .warmupIterations(1).warmupTime(TimeValue.milliseconds(quick ? 500 : 1000))
+                .warmupIterations(warmupSeconds).warmupTime(TimeValue.milliseconds(quick ? 500 : 1000))
                 .measurementIterations(quick ? 3 : 4).measurementTime(TimeValue.milliseconds(500))
                 .timeUnit(TimeUnit.MILLISECONDS)
                 .shouldFailOnError(true)
