@@ -47,9 +47,9 @@ final class Planner {
     static final int TIMED_ROUNDS = 2;
     /**
      * How much less time per byte than the estimate another walk must take in the final round to be
-     * chosen over it (a fifth of the way to a tie is noise here: timings taken while the JIT is still
-     * compiling, on a machine whose speed drifts, rank near-equal walks at random, and a walk that ran
-     * 2% faster while planning can run 30% slower once its code has settled).
+     * chosen over it. Timings taken while the JIT is still compiling, on a machine whose speed drifts
+     * over seconds, rank near-equal walks at random: for bf16 8192² on one thread, measured plans that
+     * left the estimate ran 27% slower than it in JMH forks (docs/relayout.md).
      */
     static final double MARGIN = 0.05;
     /** Walks of the parts (the fastest per byte) that run in the final round beside the estimate. */
