@@ -118,9 +118,7 @@ public class RelayoutBench {
         srcCopy = HostMemory.allocate(arena, bytes, 4096);
         copyDst = HostMemory.allocate(arena, bytes, 4096);
         srcCopy.fill((byte) 3);
-        for (long i = 0; i < src.byteSize(); i += 8) {
-            src.set(ValueLayout.JAVA_LONG_UNALIGNED, i, i * 0x9E3779B97F4A7C15L);
-        }
+        fillSource(src);
         dst.fill((byte) 1);
         copyDst.fill((byte) 1);
         pool = Executors.newFixedThreadPool(2);
@@ -193,6 +191,13 @@ public class RelayoutBench {
      * {@return the full case string for a case name} ({@code -p relayoutCase=f32_3d_210} on JMH's
      * command line, where the commas of a layout would split the parameter), or the argument itself.
      */
+    /** Fills a source buffer with a bit pattern that differs from word to word. */
+    static void fillSource(MemorySegment src) {
+        for (long i = 0; i + 8 <= src.byteSize(); i += 8) {
+            src.set(ValueLayout.JAVA_LONG_UNALIGNED, i, i * 0x9E3779B97F4A7C15L);
+        }
+    }
+
     static String resolve(String relayoutCase) {
         if (relayoutCase.contains("|")) {
             return relayoutCase;

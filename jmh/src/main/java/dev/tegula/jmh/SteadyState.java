@@ -11,7 +11,6 @@ import dev.tegula.vector.RelayoutPlan;
 import dev.tegula.vector.Wisdom;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -51,15 +50,13 @@ public final class SteadyState {
             System.err.println("usage: ./run bench --steady [--seconds S] [--pages huge|4k] [--threads N] CASE");
             System.exit(2);
         }
-        RelayoutCases.Case c = null;
-        for (RelayoutCases.Case k : RelayoutCases.all()) {
-            if (k.name().equals(name)) {
-                c = k;
-            }
-        }
-        if (c == null) {
-            System.err.println("steady: no case named " + name);
+        RelayoutCases.Case c;
+        try {
+            c = RelayoutCases.parse(RelayoutBench.resolve(name));
+        } catch (IllegalArgumentException e) {
+            System.err.println("steady: " + e.getMessage());
             System.exit(2);
+            return;
         }
         ArrayShape from = c.from();
         ArrayShape to = c.to();
@@ -68,9 +65,7 @@ public final class SteadyState {
         try (Arena arena = Arena.ofShared()) {
             MemorySegment src = HostMemory.allocate(arena, from.bufferSize(), 4096);
             MemorySegment dst = HostMemory.allocate(arena, to.bufferSize(), 4096);
-            for (long i = 0; i < src.byteSize(); i += 8) {
-                src.set(ValueLayout.JAVA_LONG_UNALIGNED, i, i * 0x9E3779B97F4A7C15L);
-            }
+            RelayoutBench.fillSource(src);
             dst.fill((byte) 1);
             RelayoutPlan estimate = Relayout.plan(from, to, Planning.ESTIMATE, threads);
             System.out.printf(Locale.ROOT, "# %s, %s pages, %d thread(s); GB/s of %d MiB per second, medians%n",
