@@ -33,6 +33,12 @@ final class Candidates {
     /** Smallest and largest staged piece a walk may have, in bytes. */
     static final long MIN_STAGE = 64L << 10;
     static final long MAX_STAGE = 64L << 20;
+    /** The estimate goes panel by panel where the transposed pair holds at most this many bytes and both sides' rows lie far apart. */
+    static final long PANEL_PAIR_BYTES = 64L << 10;
+    /** The estimate's panels, in bytes. */
+    static final long ESTIMATE_PANEL_BYTES = 1L << 20;
+    /** Panel sizes the measuring planner tries, in bytes (L2-sized: the panel is staged whole). */
+    static final long[] PANEL_BYTES = {512L << 10, 1L << 20};
     /** At most this many loops are permuted in every order; more are tried in a few orders only. */
     static final int MAX_PERMUTED_LOOPS = 4;
 
@@ -58,6 +64,20 @@ final class Candidates {
      */
     static Walk of(LoopNest base, int[] order, int split, int tile, long blockI, long blockJ, Strips strips, Bands bands,
                    long stage, int elementBytes) {
+        return of(base, order, split, tile, blockI, blockJ, strips, bands, stage, 0, 0, elementBytes);
+    }
+
+    /**
+     * {@return the walk with these parameters, panels included, or null if they do not fit the nest}:
+     * as {@link #of(LoopNest, int[], int, int, long, long, Strips, Bands, long, int)}; a walk with panels
+     * ({@code panelOuter > 0}) must be a tiled transpose of 2- or 4-byte elements whose two kernel loops
+     * hold whole tiles, with two panel loops ({@link Walk#panelLoops}) whose panel extents lie in
+     * {@code [1, extent]}, a panel of at most {@link PanelKernels#MAX_PANEL_BYTES}, threads sharing a
+     * loop other than the kernel's two, no staged pieces, and no blocks or strips of its own (its
+     * block, strips and bands are 0, source, source).
+     */
+    static Walk of(LoopNest base, int[] order, int split, int tile, long blockI, long blockJ, Strips strips, Bands bands,
+                   long stage, long panelOuter, long panelInner, int elementBytes) {
         int d = base.depth();
         if (order.length != d || order[d - 1] != d - 1 || split < 0 || split >= d) {
             return null;
@@ -75,6 +95,10 @@ final class Candidates {
         LoopNest nest = base.permuted(order);
         boolean convert = elementBytes < 0;
         int b = Math.abs(elementBytes);
+        if (panelOuter != 0 || panelInner != 0) {
+            return paneled(nest, order, split, tile, blockI, blockJ, strips, bands, stage, panelOuter, panelInner,
+                    elementBytes);
+        }
         if (stage != 0 && (stage < MIN_STAGE || stage > MAX_STAGE
                 || stageUnit(nest, split) * (convert ? 2 : b) > stage || stageUnit(nest, split) == 0)) {
             return null;
@@ -101,6 +125,70 @@ final class Candidates {
             return null;
         }
         return new Walk(nest, order, split, tile, blockI, blockJ, strips, bands, stage);
+    }
+
+    /** The panel walk of {@link #of(LoopNest, int[], int, int, long, long, Strips, Bands, long, long, long, int)}, or null. */
+    private static Walk paneled(LoopNest nest, int[] order, int split, int tile, long blockI, long blockJ,
+                                Strips strips, Bands bands, long stage, long panelOuter, long panelInner,
+                                int elementBytes) {
+        if (elementBytes != 2 && elementBytes != 4 || stage != 0 || blockI != 0 || blockJ != 0
+                || strips != Strips.SOURCE || bands != Bands.SOURCE || !tiled(nest, elementBytes, tile)) {
+            return null;
+        }
+        boolean tileOk = false;
+        for (int t : tiles()) {
+            tileOk |= t == tile;
+        }
+        int[] loops = Walk.panelLoops(nest);
+        int d = nest.depth();
+        int q = nest.sourceContiguousLoop();
+        if (!tileOk || loops == null || split == q || split == d - 1) {
+            return null;
+        }
+        long[] e = nest.extents();
+        long nI = e[q];
+        long nJ = e[d - 1];
+        int tj = Math.max(tile, 64 / elementBytes);
+        if (nI % tile != 0 || nJ % tj != 0 || panelOuter < 1 || panelOuter > e[loops[0]] || panelInner < 1
+                || panelInner > e[loops[1]]) {
+            return null;
+        }
+        double bytes = (double) nI * nJ * panelOuter * panelInner * elementBytes;
+        if (bytes > PanelKernels.MAX_PANEL_BYTES) {
+            return null;
+        }
+        return new Walk(nest, order, split, tile, 0, 0, Strips.SOURCE, Bands.SOURCE, 0, panelOuter, panelInner);
+    }
+
+    /**
+     * {@return walks like {@code w} that go panel by panel, panels of about each size of
+     * {@link #PANEL_BYTES} cut every way between the two panel loops (powers of two), and {@code w}
+     * without panels (the estimate's blocks where {@code w} had panels)}; just {@code w} where the nest
+     * has no panel loops
+     */
+    static List<Walk> panels(LoopNest base, Walk w, int elementBytes) {
+        Map<String, Walk> out = new LinkedHashMap<>();
+        if (w.paneled()) {
+            Walk plain = estimate(base, elementBytes);
+            add(out, of(base, w.order(), w.split(), w.tile(), plain.blockI(), plain.blockJ(), plain.strips(),
+                    plain.bands(), 0, elementBytes));
+        } else {
+            add(out, w);
+        }
+        int[] loops = w.tile() > 0 ? Walk.panelLoops(w.nest()) : null;
+        if (loops == null || elementBytes < 0) {
+            return List.copyOf(out.values());
+        }
+        long[] e = w.nest().extents();
+        long pair = e[w.nest().sourceContiguousLoop()] * e[w.nest().depth() - 1] * elementBytes;
+        for (long target : PANEL_BYTES) {
+            long indices = target / pair;   // panel indices (outer x inner) of this size
+            for (long inner = 1; inner <= indices; inner *= 2) {
+                add(out, of(base, w.order(), w.split(), w.tile(), 0, 0, Strips.SOURCE, Bands.SOURCE, 0,
+                        Math.min(indices / inner, e[loops[0]]), Math.min(inner, e[loops[1]]), elementBytes));
+            }
+        }
+        return List.copyOf(out.values());
     }
 
     /**
@@ -168,7 +256,8 @@ final class Candidates {
      * {@link #FAR_BLOCK} where either side's rows lie {@link #FAR_ROW_BYTES} apart or more),
      * destination strips where the loop around the kernel continues the destination rows and not the
      * source rows, and staged blocks of {@link #STAGED_BLOCK_I} x {@link #STAGED_BLOCK_J} where the
-     * destination rows lie far apart.
+     * destination rows lie far apart; panels ({@link PanelKernels}) where both sides' rows lie far
+     * apart and the transposed pair is small ({@link #PANEL_PAIR_BYTES}).
      */
     static Walk estimate(LoopNest base, int elementBytes) {
         int[] order = base.estimateOrder();
@@ -182,6 +271,13 @@ final class Candidates {
         int q = nest.sourceContiguousLoop();
         long sRow = nest.srcStrides()[inner] * Math.abs(elementBytes);
         long dRow = nest.dstStrides()[q] * (elementBytes < 0 ? 2 : elementBytes);
+        if (elementBytes > 0 && Math.min(sRow, dRow) >= FAR_ROW_BYTES
+                && nest.extents()[q] * nest.extents()[inner] * elementBytes <= PANEL_PAIR_BYTES) {
+            Walk panel = estimatePanel(base, order, split, elementBytes);
+            if (panel != null) {
+                return panel;
+            }
+        }
         boolean dstStrips = elementBytes > 0 && continuesDestinationRows(nest, q);
         if (elementBytes > 0 && !dstStrips && dRow >= FAR_ROW_BYTES) {
             return of(base, order, split, largestTile(nest, elementBytes), STAGED_BLOCK_I, STAGED_BLOCK_J, Strips.STAGED,
@@ -190,6 +286,35 @@ final class Candidates {
         long block = Math.max(sRow, dRow) >= FAR_ROW_BYTES ? FAR_BLOCK : NEAR_BLOCK;
         return of(base, order, split, largestTile(nest, elementBytes), block, block,
                 dstStrips ? Strips.DESTINATION : Strips.SOURCE, Bands.SOURCE, 0, elementBytes);
+    }
+
+    /**
+     * {@return the estimate's walk with panels, or null where the nest takes none}: the panel loops
+     * ordered so that the inner one has the smaller source stride (each source row is then read in
+     * runs through it), panels of about {@link #ESTIMATE_PANEL_BYTES} cut as evenly as powers of two
+     * allow, the inner panel loop taking the larger share where they differ.
+     */
+    private static Walk estimatePanel(LoopNest base, int[] order, int split, int elementBytes) {
+        LoopNest nest = base.permuted(order);
+        int[] loops = Walk.panelLoops(nest);
+        int t = largestTile(nest, elementBytes);
+        if (loops == null || t == 0) {
+            return null;
+        }
+        int[] o = order.clone();
+        if (nest.srcStrides()[loops[1]] > nest.srcStrides()[loops[0]]) {
+            o[loops[0]] = order[loops[1]];
+            o[loops[1]] = order[loops[0]];
+            nest = base.permuted(o);
+            split = firstWalkedLoop(nest);
+        }
+        long[] e = nest.extents();
+        long pair = e[nest.sourceContiguousLoop()] * e[nest.depth() - 1] * elementBytes;
+        long indices = Math.max(1, ESTIMATE_PANEL_BYTES / pair);
+        long innerShare = Long.highestOneBit((long) Math.ceil(Math.sqrt(indices)));
+        long panelInner = Math.min(e[loops[1]], innerShare);
+        long panelOuter = Math.max(1, Math.min(e[loops[0]], indices / panelInner));
+        return of(base, o, split, t, 0, 0, Strips.SOURCE, Bands.SOURCE, 0, panelOuter, panelInner, elementBytes);
     }
 
     /**
@@ -251,7 +376,7 @@ final class Candidates {
         Map<String, Walk> out = new LinkedHashMap<>();
         for (int[] order : orders) {
             int split = firstWalkedLoop(base.permuted(order));
-            add(out, of(base, order, split, w.tile(), w.blockI(), w.blockJ(), w.strips(), w.bands(), w.stage(), elementBytes));
+            add(out, of(base, order, split, w.tile(), w.blockI(), w.blockJ(), w.strips(), w.bands(), w.stage(), w.panelOuter(), w.panelInner(), elementBytes));
         }
         return List.copyOf(out.values());
     }
@@ -297,7 +422,7 @@ final class Candidates {
         Map<String, Walk> out = new LinkedHashMap<>();
         for (int s = 0; s < base.depth(); s++) {
             if (w.nest().extents()[s] >= 2) {
-                add(out, of(base, w.order(), s, w.tile(), w.blockI(), w.blockJ(), w.strips(), w.bands(), w.stage(), elementBytes));
+                add(out, of(base, w.order(), s, w.tile(), w.blockI(), w.blockJ(), w.strips(), w.bands(), w.stage(), w.panelOuter(), w.panelInner(), elementBytes));
             }
         }
         return List.copyOf(out.values());
@@ -310,12 +435,12 @@ final class Candidates {
      */
     static List<Walk> stages(LoopNest base, Walk w, int elementBytes) {
         Map<String, Walk> out = new LinkedHashMap<>();
-        add(out, of(base, w.order(), w.split(), w.tile(), w.blockI(), w.blockJ(), w.strips(), w.bands(), 0, elementBytes));
+        add(out, of(base, w.order(), w.split(), w.tile(), w.blockI(), w.blockJ(), w.strips(), w.bands(), 0, w.panelOuter(), w.panelInner(), elementBytes));
         for (int s = 0; s < base.depth(); s++) {
             for (long stage : STAGES) {
                 if (stage > 0) {
                     add(out, of(base, w.order(), s, w.tile(), w.blockI(), w.blockJ(), w.strips(), w.bands(), stage,
-                            elementBytes));
+                            w.panelOuter(), w.panelInner(), elementBytes));
                 }
             }
         }
@@ -339,7 +464,7 @@ final class Candidates {
                 if (bj > 2 * nJ && bj > 32) {
                     continue;
                 }
-                add(out, of(base, w.order(), w.split(), w.tile(), bi, bj, w.strips(), w.bands(), w.stage(), elementBytes));
+                add(out, of(base, w.order(), w.split(), w.tile(), bi, bj, w.strips(), w.bands(), w.stage(), w.panelOuter(), w.panelInner(), elementBytes));
             }
         }
         return out.isEmpty() ? List.of(w) : List.copyOf(out.values());
@@ -359,7 +484,7 @@ final class Candidates {
                     bi = STAGED_BLOCK_I;
                     bj = STAGED_BLOCK_J;
                 }
-                add(out, of(base, w.order(), w.split(), w.tile(), bi, bj, s, bands, w.stage(), elementBytes));
+                add(out, of(base, w.order(), w.split(), w.tile(), bi, bj, s, bands, w.stage(), w.panelOuter(), w.panelInner(), elementBytes));
             }
         }
         return List.copyOf(out.values());
@@ -373,7 +498,7 @@ final class Candidates {
         Map<String, Walk> out = new LinkedHashMap<>();
         for (int t : tiles()) {
             if (tiled(w.nest(), elementBytes, t)) {
-                add(out, of(base, w.order(), w.split(), t, w.blockI(), w.blockJ(), w.strips(), w.bands(), w.stage(), elementBytes));
+                add(out, of(base, w.order(), w.split(), t, w.blockI(), w.blockJ(), w.strips(), w.bands(), w.stage(), w.panelOuter(), w.panelInner(), elementBytes));
             }
         }
         return List.copyOf(out.values());
@@ -390,6 +515,7 @@ final class Candidates {
         for (Walk o : orders(base, estimate, elementBytes)) {
             Map<String, Walk> splitAndStage = new LinkedHashMap<>();
             stages(base, o, elementBytes).forEach(w -> add(splitAndStage, w));
+            panels(base, o, elementBytes).forEach(w -> add(splitAndStage, w));
             if (threads > 1) {
                 splits(base, o, elementBytes).forEach(w -> add(splitAndStage, w));
             }

@@ -109,6 +109,10 @@ final class Kernels {
      * work between threads; pass 0 and Long.MAX_VALUE for all of it).
      */
     static void run(Walk w, MemorySegment src, MemorySegment dst, int b, long from, long to) {
+        if (w.paneled()) {
+            PanelKernels.run(w, src, dst, b, from, to);
+            return;
+        }
         LoopNest nest = w.nest();
         Mode m = mode(nest);
         int skip = m == Mode.TRANSPOSE ? nest.sourceContiguousLoop() : -1;

@@ -170,6 +170,24 @@ final class Planner {
                         }
                     }
                 }
+                // then panels of the best walk (4-D and deeper transposes); where one wins, its loop
+                // order, tile and thread split are timed again (a panel has no blocks or strips)
+                List<Walk> panels = Candidates.panels(base, best, b);
+                if (panels.size() > 1) {
+                    best = timer.fastest(withFirst(best, panels));
+                    if (best.paneled()) {
+                        int[] order = best.order();
+                        for (BiFunction<LoopNest, Walk, List<Walk>> family : panelFamilies(b, t)) {
+                            List<Walk> candidates = family.apply(base, best);
+                            if (candidates.size() > 1) {
+                                best = timer.fastest(withFirst(best, candidates));
+                            }
+                        }
+                        if (!java.util.Arrays.equals(order, best.order())) {
+                            best = timer.fastest(withFirst(best, Candidates.panels(base, best, b)));
+                        }
+                    }
+                }
             }
             if (timer.measurements(best).isEmpty()) {
                 timer.fastest(List.of(best));   // a single candidate: timed all the same, for the plan's table
@@ -190,6 +208,17 @@ final class Planner {
                 pool.shutdownNow();
             }
         }
+    }
+
+    /** {@return the candidate families that vary a walk with panels besides its panel size: loop order, tile and (threads) split} */
+    private static List<BiFunction<LoopNest, Walk, List<Walk>>> panelFamilies(int b, int threads) {
+        List<BiFunction<LoopNest, Walk, List<Walk>>> families = new ArrayList<>();
+        families.add((n, w) -> Candidates.orders(n, w, b));
+        families.add((n, w) -> Candidates.tiles(n, w, b));
+        if (threads > 1) {
+            families.add((n, w) -> Candidates.splits(n, w, b));
+        }
+        return families;
     }
 
     /**

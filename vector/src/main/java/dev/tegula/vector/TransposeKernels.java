@@ -204,7 +204,7 @@ final class TransposeKernels {
     }
 
     /** One step of a strip: t destination rows by tj destination elements, as tj / t square tiles. */
-    private static void step(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow, int b,
+    static void step(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow, int b,
                              int t, int tj, MemorySegment w) {
         if (t == 32) {
             tile32Short(src, sb, sRow, dst, db, dRow, w);

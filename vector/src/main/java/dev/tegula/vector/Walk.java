@@ -10,7 +10,8 @@ import java.util.Arrays;
  *
  * <p>Its text form ({@link #toString()}, read back by {@link #parse}) names the loops by their
  * position in the normalised nest ({@link LoopNest#normalise}, destination order), e.g.
- * {@code order=1,0,2 split=1 tile=16 block=512x64 strips=staged bands=source stage=4194304}.
+ * {@code order=1,0,2 split=1 tile=16 block=512x64 strips=staged bands=source stage=4194304}, or for a
+ * walk with panels ({@link PanelKernels}) {@code order=2,1,0,3 split=0 tile=16 panel=8x8}.
  *
  * @param nest     the nest with its loops in walk order (outermost first)
  * @param order    {@code order[k]}: the normalised nest's loop that is walked at depth {@code k}
@@ -25,9 +26,11 @@ import java.util.Arrays;
  *                 piece is walked into a per-thread buffer and leaves it in one bulk copy (large
  *                 enough that the JDK's bulk copy streams it out without reading the destination
  *                 lines first)
+ * @param panelOuter indices of the outer panel loop in one panel (0: no panels), see {@link #panelLoops()}
+ * @param panelInner indices of the inner panel loop in one panel (0 where {@code panelOuter} is)
  */
 record Walk(LoopNest nest, int[] order, int split, int tile, long blockI, long blockJ, Strips strips, Bands bands,
-            long stage) {
+            long stage, long panelOuter, long panelInner) {
 
     /** How the tiles of one transpose block are walked and where they are stored. */
     enum Strips {
@@ -54,6 +57,38 @@ record Walk(LoopNest nest, int[] order, int split, int tile, long blockI, long b
         order = order.clone();
     }
 
+    /** A walk without panels. */
+    Walk(LoopNest nest, int[] order, int split, int tile, long blockI, long blockJ, Strips strips, Bands bands,
+         long stage) {
+        this(nest, order, split, tile, blockI, blockJ, strips, bands, stage, 0, 0);
+    }
+
+    /** {@return whether the walk goes panel by panel ({@link PanelKernels})} */
+    boolean paneled() {
+        return panelOuter > 0;
+    }
+
+    /**
+     * {@return the panel loops of a transposing nest: its two innermost walked loops other than the
+     * transpose's own two (the source-contiguous loop I and the innermost loop J), outer first}, or
+     * null where the nest has fewer than two such loops
+     */
+    static int[] panelLoops(LoopNest nest) {
+        int d = nest.depth();
+        int q = nest.sourceContiguousLoop();
+        int inner = -1;
+        for (int k = d - 2; k >= 0; k--) {
+            if (k != q) {
+                if (inner < 0) {
+                    inner = k;
+                } else {
+                    return new int[] {k, inner};
+                }
+            }
+        }
+        return null;
+    }
+
     /** {@return the kind of kernel the nest runs} */
     Kernels.Mode mode() {
         return Kernels.mode(nest);
@@ -63,7 +98,7 @@ record Walk(LoopNest nest, int[] order, int split, int tile, long blockI, long b
     Walk shiftDestination(long slots) {
         LoopNest n = new LoopNest(nest.extents(), nest.srcStrides(), nest.dstStrides(), nest.srcOffset(),
                 nest.dstOffset() + slots);
-        return new Walk(n, order, split, tile, blockI, blockJ, strips, bands, stage);
+        return new Walk(n, order, split, tile, blockI, blockJ, strips, bands, stage, panelOuter, panelInner);
     }
 
     /** {@return the extent of the split loop: how many parts threads can share} */
@@ -79,7 +114,9 @@ record Walk(LoopNest nest, int[] order, int split, int tile, long blockI, long b
             b.append(k == 0 ? "" : ",").append(order[k]);
         }
         b.append(" split=").append(split);
-        if (tile > 0) {
+        if (paneled()) {
+            b.append(" tile=").append(tile).append(" panel=").append(panelOuter).append('x').append(panelInner);
+        } else if (tile > 0) {
             b.append(" tile=").append(tile).append(" block=").append(blockI).append('x').append(blockJ)
                     .append(" strips=").append(strips.name().toLowerCase(java.util.Locale.ROOT))
                     .append(" bands=").append(bands.name().toLowerCase(java.util.Locale.ROOT));
@@ -107,6 +144,7 @@ record Walk(LoopNest nest, int[] order, int split, int tile, long blockI, long b
         Strips strips = Strips.SOURCE;
         Bands bands = Bands.SOURCE;
         long stage = 0;
+        long[] panel = {0, 0};
         for (String f : fields) {
             int eq = f.indexOf('=');
             if (eq < 0) {
@@ -120,13 +158,11 @@ record Walk(LoopNest nest, int[] order, int split, int tile, long blockI, long b
                     case "split" -> split = Integer.parseInt(value);
                     case "tile" -> tile = Integer.parseInt(value);
                     case "block" -> {
-                        int x = value.indexOf('x');
-                        if (x < 0) {
-                            throw new IllegalArgumentException("walk: block '" + value + "' is not IxJ");
-                        }
-                        blockI = Long.parseLong(value.substring(0, x));
-                        blockJ = Long.parseLong(value.substring(x + 1));
+                        long[] ij = pair(key, value);
+                        blockI = ij[0];
+                        blockJ = ij[1];
                     }
+                    case "panel" -> panel = pair(key, value);
                     case "strips" -> strips = Strips.valueOf(value.toUpperCase(java.util.Locale.ROOT));
                     case "bands" -> bands = Bands.valueOf(value.toUpperCase(java.util.Locale.ROOT));
                     case "stage" -> stage = Long.parseLong(value);
@@ -139,10 +175,20 @@ record Walk(LoopNest nest, int[] order, int split, int tile, long blockI, long b
         if (order == null) {
             throw new IllegalArgumentException("walk: no order");
         }
-        Walk w = Candidates.of(base, order, split, tile, blockI, blockJ, strips, bands, stage, elementBytes);
+        Walk w = Candidates.of(base, order, split, tile, blockI, blockJ, strips, bands, stage, panel[0], panel[1],
+                elementBytes);
         if (w == null) {
             throw new IllegalArgumentException("walk: '" + text + "' does not fit the nest " + base);
         }
         return w;
+    }
+
+    /** {@return the two numbers of a field {@code AxB}} */
+    private static long[] pair(String key, String value) {
+        int x = value.indexOf('x');
+        if (x < 0) {
+            throw new IllegalArgumentException("walk: " + key + " '" + value + "' is not AxB");
+        }
+        return new long[] {Long.parseLong(value.substring(0, x)), Long.parseLong(value.substring(x + 1))};
     }
 }

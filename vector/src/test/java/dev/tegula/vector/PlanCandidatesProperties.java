@@ -74,6 +74,74 @@ class PlanCandidatesProperties {
         }
     }
 
+    /**
+     * Walks with panels on 4- and 5-D transposes whose kernel loops hold whole tiles: every panel
+     * walk of the candidate space, and panels of random sizes (the last panel of a loop short, one
+     * panel index, a whole loop), on one thread and cut between three.
+     */
+    @Property(tries = 60)
+    void everyPanelWalkMatchesReference(@ForAll("panelRelayouts") Tuple.Tuple2<ArrayShape, ArrayShape> pair,
+                                        @ForAll long seed) {
+        ArrayShape from = pair.get1();
+        ArrayShape to = pair.get2();
+        RelayoutPlan estimate = Planner.plan(from, to, null, null, Planning.ESTIMATE, 1, null, null, null, null);
+        RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) estimate.strategy();
+        int b = nests.walkBytes((int) (to.slotBits() / 8));
+        LoopNest base = nests.nests().get(0);
+        Random r = new Random(seed);
+        List<Walk> panels = new ArrayList<>(Candidates.all(base, b, 3, 20_000).stream().filter(Walk::paneled).toList());
+        if (TransposeKernels.TILE == 0) {
+            assertTrue(panels.isEmpty(), "no panels without vector tiles");
+            return;
+        }
+        assertTrue(!panels.isEmpty(), "panel walks of " + base);
+        for (Walk w : List.copyOf(panels)) {
+            int[] loops = Walk.panelLoops(w.nest());
+            long[] e = w.nest().extents();
+            Walk odd = Candidates.of(base, w.order(), w.split(), w.tile(), 0, 0, Walk.Strips.SOURCE, Walk.Bands.SOURCE,
+                    0, 1 + r.nextInt((int) e[loops[0]]), 1 + r.nextInt((int) e[loops[1]]), b);
+            if (odd != null) {
+                panels.add(odd);
+            }
+        }
+        for (int round = 0; round < 3; round++) {
+            Walk w = panels.get(r.nextInt(panels.size()));
+            assertEquals(w.toString(), Walk.parse(w.toString(), base, b).toString(), "text form round trip");
+            RelayoutPlan plan = new RelayoutPlan(from, to, nests, List.of(w), null, null, Planning.EXHAUSTIVE, 3,
+                    "measured", List.of());
+            RelayoutProperties.checkPlan(from, to, plan, null, 1);
+            RelayoutProperties.checkPlan(from, to, plan, pool, 3);
+        }
+    }
+
+    /**
+     * f32 or bf16 reversals of rank 4 and 5: the source's minor dimension and the destination's of
+     * 32 or 64 elements, the others of 2 to 9, so that the nest keeps two loops or more besides the
+     * transposed pair.
+     */
+    @Provide
+    Arbitrary<Tuple.Tuple2<ArrayShape, ArrayShape>> panelRelayouts() {
+        return Arbitraries.randomValue(r -> {
+            ElementType t = r.nextBoolean() ? ElementType.F32 : ElementType.BF16;
+            int rank = 4 + r.nextInt(2);
+            long[] dims = new long[rank];
+            for (int d = 0; d < rank; d++) {
+                dims[d] = 2 + r.nextInt(8);
+            }
+            // source row-major (minor dimension rank-1), destination reversed (minor dimension 0): no
+            // two dimensions adjacent in both, so the nest keeps a loop per dimension
+            dims[rank - 1] = 32L << r.nextInt(2);
+            dims[0] = 32L << r.nextInt(2);
+            int[] dst = new int[rank];
+            for (int k = 0; k < rank; k++) {
+                dst[k] = k;
+            }
+            ArrayShape a = ArrayShape.of(t, dims);
+            ArrayShape c = a.withLayout(dev.tegula.core.Layout.of(dst));
+            return Tuple.of(a, c);
+        });
+    }
+
     /** Ranks 1 to 4, extents up to 70 (at most 40,000 elements), layouts as {@link RelayoutProperties} makes them; f32 pairs sometimes to bf16. */
     @Provide
     Arbitrary<Tuple.Tuple2<ArrayShape, ArrayShape>> relayouts() {

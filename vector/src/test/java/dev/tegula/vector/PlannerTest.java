@@ -265,6 +265,42 @@ class PlannerTest {
     }
 
     @Test
+    void theEstimateGoesPanelByPanelWhereBothSidesRowsLieFarApartAroundASmallPair() {
+        // 4-D reversals: the transposed pair holds 32x32 elements, source rows and destination rows
+        // lie 512 KiB (f32) or 256 KiB (bf16) apart
+        ArrayShape f32 = shape("f32[32,64,64,32]{3,2,1,0}");
+        ArrayShape bf16 = shape("bf16[32,64,64,32]{3,2,1,0}");
+        for (ArrayShape from : new ArrayShape[] {f32, bf16}) {
+            ArrayShape to = from.withLayout(dev.tegula.core.Layout.of(0, 1, 2, 3));
+            RelayoutPlan estimate = Planner.plan(from, to, null, null, Planning.ESTIMATE, 2, null, null, null, null);
+            Walk w = estimate.walkList().get(0);
+            if (TransposeKernels.TILE == 0) {
+                assertFalse(w.paneled(), w.toString());
+                continue;
+            }
+            assertTrue(w.paneled(), w.toString());
+            int[] loops = Walk.panelLoops(w.nest());
+            // the inner panel loop continues the source rows: the smaller source stride of the two
+            assertTrue(w.nest().srcStrides()[loops[1]] < w.nest().srcStrides()[loops[0]], w.toString());
+            long pair = 32 * 32 * (from.slotBits() / 8);
+            assertEquals(Candidates.ESTIMATE_PANEL_BYTES, w.panelOuter() * w.panelInner() * pair, w.toString());
+            RelayoutProperties.checkPlan(from, to, estimate);
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                RelayoutProperties.checkPlan(from, to, estimate, pool, 2);
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+        // near rows (a 3-D transpose keeps one loop besides the pair; a small 4-D one has rows near): no panels
+        assertFalse(Planner.plan(FROM, TO, null, null, Planning.ESTIMATE, 1, null, null, null, null).walkList().get(0)
+                .paneled());
+        ArrayShape small = shape("f32[32,4,4,32]{3,2,1,0}");
+        assertFalse(Planner.plan(small, small.withLayout(dev.tegula.core.Layout.of(0, 1, 2, 3)), null, null,
+                Planning.ESTIMATE, 1, null, null, null, null).walkList().get(0).paneled());
+    }
+
+    @Test
     void onlyALoopWhoseDestinationRegionIsDenseCanBeStaged() {
         // loops in destination order: dst strides 4096, 64, 1 (dense) -> every loop's region is a block
         LoopNest dense = new LoopNest(new long[] {8, 64, 64}, new long[] {1, 512, 8}, new long[] {4096, 64, 1}, 0, 0);

@@ -1,0 +1,193 @@
+package dev.tegula.vector;
+
+import dev.tegula.ffm.HostMemory;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The panel walk of a transposing nest whose two kernel loops are small, as in a 4-D reversal
+ * {@code f32[64,64,64,64]} (3,2,1,0): there the transposed pair (I, contiguous in the source; J, the
+ * innermost loop, contiguous in the destination) holds 64×64 elements, the rows of both sides lie
+ * 1 MiB apart, and blocks of the pair alone keep 64 short source runs and 64 short destination runs
+ * open at a time.
+ *
+ * <p>A panel is the whole pair times {@code panelOuter × panelInner} indices of the two walked loops
+ * just outside it (the panel loops, {@link Walk#panelLoops}): about an L2's worth. It is transposed
+ * into a per-thread buffer laid out as the destination (J, then the panel loops by destination
+ * stride, then I, its rows one cache line longer than the panel so that a tile's rows do not share
+ * one set of the L1), walking strips of {@code T} source rows (J) outermost and, within a strip, the
+ * panel loops and then I: each of the strip's source rows is read as one run through every index of
+ * the inner panel loop (a run of {@code panelInner} source rows where that loop is next to I in the
+ * source). Then the buffer leaves for the destination in runs as long as the destination allows
+ * (J, merged with the panel loops it is dense with), by vector loads and stores.
+ *
+ * <p>The tiles are those of {@link TransposeKernels}; every walk with panels visits the same index
+ * set as any other walk of the nest. Thread-safe; its state is the per-thread buffer (at most
+ * {@link #MAX_PANEL_BYTES} plus a line per row), made on a thread's first panel and freed with the
+ * thread.
+ */
+final class PanelKernels {
+    private PanelKernels() {
+    }
+
+    /** Largest panel, in bytes. */
+    static final long MAX_PANEL_BYTES = 2L << 20;
+
+    private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
+    private static final VectorSpecies<Byte> LINE = ByteVector.SPECIES_PREFERRED;
+    private static final ThreadLocal<MemorySegment[]> BUFFER = ThreadLocal.withInitial(() -> new MemorySegment[1]);
+
+    /** One call's fixed facts: the nest, its panel loops and the buffer's layout. */
+    private record Panel(LoopNest nest, int[] outer, int q, int p, int r, long panelP, long panelR, long[] buf,
+                         int b, int t, int tj, int split, long from, long to, MemorySegment src, MemorySegment dst,
+                         MemorySegment buffer, MemorySegment tile) {
+    }
+
+    /**
+     * Runs indices {@code [from, to)} of the walk's split loop (never I or J) of a walk with panels.
+     *
+     * @param b bytes of an element (2 or 4)
+     */
+    static void run(Walk w, MemorySegment src, MemorySegment dst, int b, long from, long to) {
+        LoopNest n = w.nest();
+        int d = n.depth();
+        int q = n.sourceContiguousLoop();
+        int[] loops = Walk.panelLoops(n);
+        int p = loops[0];
+        int r = loops[1];
+        int[] outer = new int[d - 4];
+        int k = 0;
+        for (int i = 0; i < d - 1; i++) {
+            if (i != q && i != p && i != r) {
+                outer[k++] = i;
+            }
+        }
+        long[] e = n.extents();
+        long nJ = e[d - 1];
+        // the buffer in elements: J dense; the panel loops by destination stride; I outermost, padded
+        long[] buf = new long[d];
+        buf[d - 1] = 1;
+        boolean pFirst = n.dstStrides()[p] < n.dstStrides()[r];
+        long first = pFirst ? w.panelOuter() : w.panelInner();
+        buf[pFirst ? p : r] = nJ;
+        buf[pFirst ? r : p] = nJ * first;
+        buf[q] = nJ * w.panelOuter() * w.panelInner() + 64 / b;
+        MemorySegment buffer = buffer(e[q] * buf[q] * b);
+        int t = w.tile();
+        MemorySegment tile = TransposeKernels.TILE_BUFFER.get();
+        if (t == 32) {
+            tile = tile.asSlice(0, 3072);
+        }
+        Panel c = new Panel(n, outer, q, p, r, w.panelOuter(), w.panelInner(), buf, b, t, Math.max(t, 64 / b),
+                w.split(), Math.max(0, from), to, src, dst, buffer, tile);
+        walk(c, 0, n.srcOffset(), n.dstOffset());
+    }
+
+    /** The loops around the panels, from {@code c.outer[k]} in. */
+    private static void walk(Panel c, int k, long so, long dO) {
+        LoopNest n = c.nest;
+        if (k == c.outer.length) {
+            long[] pr = range(c, c.p);
+            long[] rr = range(c, c.r);
+            for (long i = pr[0]; i < pr[1]; i += c.panelP) {
+                for (long j = rr[0]; j < rr[1]; j += c.panelR) {
+                    panel(c, so + i * n.srcStrides()[c.p] + j * n.srcStrides()[c.r],
+                            dO + i * n.dstStrides()[c.p] + j * n.dstStrides()[c.r],
+                            Math.min(c.panelP, pr[1] - i), Math.min(c.panelR, rr[1] - j));
+                }
+            }
+            return;
+        }
+        int loop = c.outer[k];
+        long[] range = range(c, loop);
+        for (long i = range[0]; i < range[1]; i++) {
+            walk(c, k + 1, so + i * n.srcStrides()[loop], dO + i * n.dstStrides()[loop]);
+        }
+    }
+
+    /** {@return {@code [lo, hi)} of a loop: its whole extent, or the part's range where it is the split loop} */
+    private static long[] range(Panel c, int loop) {
+        long n = c.nest.extents()[loop];
+        return loop == c.split ? new long[] {Math.min(c.from, n), Math.min(c.to, n)} : new long[] {0, n};
+    }
+
+    /** One panel: {@code cp × cr} panel indices from slots {@code so}, {@code dO}; into the buffer, then out. */
+    private static void panel(Panel c, long so, long dO, long cp, long cr) {
+        LoopNest n = c.nest;
+        int d = n.depth();
+        int b = c.b;
+        long nI = n.extents()[c.q];
+        long nJ = n.extents()[d - 1];
+        long sJ = n.srcStrides()[d - 1];
+        long sP = n.srcStrides()[c.p];
+        long sR = n.srcStrides()[c.r];
+        long[] buf = c.buf;
+        long sRow = sJ * b;
+        long bRow = buf[c.q] * b;
+        for (long j = 0; j < nJ; j += c.tj) {
+            for (long x = 0; x < cp; x++) {
+                for (long y = 0; y < cr; y++) {
+                    long sb = (so + j * sJ + x * sP + y * sR) * b;
+                    long bb = (j + x * buf[c.p] + y * buf[c.r]) * b;
+                    for (long i = 0; i < nI; i += c.t) {
+                        TransposeKernels.step(c.src, sb + i * b, sRow, c.buffer, bb + i * bRow, bRow, b, c.t, c.tj,
+                                c.tile);
+                    }
+                }
+            }
+        }
+        // out: runs of J, merged with the panel loop next to it in both the buffer and the destination
+        // (and with the other one too where the first is whole)
+        long[] dS = n.dstStrides();
+        int first = dS[c.p] < dS[c.r] ? c.p : c.r;
+        int second = first == c.p ? c.r : c.p;
+        long cFirst = first == c.p ? cp : cr;
+        long cSecond = first == c.p ? cr : cp;
+        long full = first == c.p ? c.panelP : c.panelR;
+        long run = nJ;
+        long nF = cFirst;
+        long nS = cSecond;
+        if (dS[first] == nJ) {
+            run *= cFirst;
+            nF = 1;
+            if (cFirst == full && dS[second] == run) {
+                run *= cSecond;
+                nS = 1;
+            }
+        }
+        long runBytes = run * b;
+        for (long i = 0; i < nI; i++) {
+            for (long y = 0; y < nS; y++) {
+                for (long x = 0; x < nF; x++) {
+                    long from = (i * buf[c.q] + y * buf[second] + x * buf[first]) * b;
+                    long to = (dO + i * dS[c.q] + y * dS[second] + x * dS[first]) * b;
+                    copyRun(c.buffer, from, c.dst, to, runBytes);
+                }
+            }
+        }
+    }
+
+    /** Copies {@code bytes} by vector loads and stores (plain stores of whole lines; the JDK's bulk copy is slower here). */
+    static void copyRun(MemorySegment from, long f, MemorySegment to, long t, long bytes) {
+        int l = LINE.length();
+        long k = 0;
+        for (; k + l <= bytes; k += l) {
+            ByteVector.fromMemorySegment(LINE, from, f + k, NATIVE).intoMemorySegment(to, t + k, NATIVE);
+        }
+        if (k < bytes) {
+            MemorySegment.copy(from, f + k, to, t + k, bytes - k);
+        }
+    }
+
+    /** {@return this thread's panel buffer, of at least {@code bytes}} */
+    private static MemorySegment buffer(long bytes) {
+        MemorySegment[] holder = BUFFER.get();
+        if (holder[0] == null || holder[0].byteSize() < bytes) {
+            holder[0] = HostMemory.allocate(Arena.ofAuto(), bytes, 4096);
+        }
+        return holder[0];
+    }
+}
