@@ -3,9 +3,6 @@ package dev.tegula.vector;
 import dev.tegula.ffm.HostMemory;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteOrder;
-import jdk.incubator.vector.ByteVector;
-import jdk.incubator.vector.VectorSpecies;
 
 /**
  * The panel walk of a transposing nest whose two kernel loops are small, as in a 4-D reversal
@@ -22,7 +19,8 @@ import jdk.incubator.vector.VectorSpecies;
  * panel loops and then I: each of the strip's source rows is read as one run through every index of
  * the inner panel loop (a run of {@code panelInner} source rows where that loop is next to I in the
  * source). Then the buffer leaves for the destination in runs as long as the destination allows
- * (J, merged with the panel loops it is dense with), by vector loads and stores.
+ * (J, merged with the panel loops it is dense with), one {@link MemorySegment#copy} each (in one
+ * process on AMD Zen 5 it ran 6-30% faster than a loop of vector loads and stores).
  *
  * <p>The tiles are those of {@link TransposeKernels}; every walk with panels visits the same index
  * set as any other walk of the nest. Thread-safe; its state is the per-thread buffer (at most
@@ -36,8 +34,6 @@ final class PanelKernels {
     /** Largest panel, in bytes. */
     static final long MAX_PANEL_BYTES = 2L << 20;
 
-    private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
-    private static final VectorSpecies<Byte> LINE = ByteVector.SPECIES_PREFERRED;
     private static final ThreadLocal<MemorySegment[]> BUFFER = ThreadLocal.withInitial(() -> new MemorySegment[1]);
 
     /** One call's fixed facts: the nest, its panel loops and the buffer's layout. */
@@ -164,21 +160,9 @@ final class PanelKernels {
                 for (long x = 0; x < nF; x++) {
                     long from = (i * buf[c.q] + y * buf[second] + x * buf[first]) * b;
                     long to = (dO + i * dS[c.q] + y * dS[second] + x * dS[first]) * b;
-                    copyRun(c.buffer, from, c.dst, to, runBytes);
+                    MemorySegment.copy(c.buffer, from, c.dst, to, runBytes);
                 }
             }
-        }
-    }
-
-    /** Copies {@code bytes} by vector loads and stores (plain stores of whole lines; the JDK's bulk copy is slower here). */
-    static void copyRun(MemorySegment from, long f, MemorySegment to, long t, long bytes) {
-        int l = LINE.length();
-        long k = 0;
-        for (; k + l <= bytes; k += l) {
-            ByteVector.fromMemorySegment(LINE, from, f + k, NATIVE).intoMemorySegment(to, t + k, NATIVE);
-        }
-        if (k < bytes) {
-            MemorySegment.copy(from, f + k, to, t + k, bytes - k);
         }
     }
 
