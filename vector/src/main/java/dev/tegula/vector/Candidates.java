@@ -163,13 +163,14 @@ final class Candidates {
     /**
      * {@return walks like {@code w} that go panel by panel, panels of about each size of
      * {@link #PANEL_BYTES} cut every way between the two panel loops (powers of two), and {@code w}
-     * without panels (the estimate's blocks where {@code w} had panels)}; just {@code w} where the nest
+     * without panels (with the blocks and strips of {@link #estimateWithoutPanels} where {@code w}
+     * had panels)}; just {@code w} where the nest
      * has no panel loops
      */
     static List<Walk> panels(LoopNest base, Walk w, int elementBytes) {
         Map<String, Walk> out = new LinkedHashMap<>();
         if (w.paneled()) {
-            Walk plain = estimate(base, elementBytes);
+            Walk plain = estimateWithoutPanels(base, elementBytes);
             add(out, of(base, w.order(), w.split(), w.tile(), plain.blockI(), plain.blockJ(), plain.strips(),
                     plain.bands(), 0, elementBytes));
         } else {
@@ -260,6 +261,15 @@ final class Candidates {
      * apart and the transposed pair is small ({@link #PANEL_PAIR_BYTES}).
      */
     static Walk estimate(LoopNest base, int elementBytes) {
+        return estimate(base, elementBytes, true);
+    }
+
+    /** {@return the estimate's rule without its panels: the walk {@link #panels} offers beside a walk with panels} */
+    static Walk estimateWithoutPanels(LoopNest base, int elementBytes) {
+        return estimate(base, elementBytes, false);
+    }
+
+    private static Walk estimate(LoopNest base, int elementBytes, boolean panels) {
         int[] order = base.estimateOrder();
         LoopNest nest = base.permuted(order);
         int split = firstWalkedLoop(nest);
@@ -271,7 +281,7 @@ final class Candidates {
         int q = nest.sourceContiguousLoop();
         long sRow = nest.srcStrides()[inner] * Math.abs(elementBytes);
         long dRow = nest.dstStrides()[q] * (elementBytes < 0 ? 2 : elementBytes);
-        if (elementBytes > 0 && Math.min(sRow, dRow) >= FAR_ROW_BYTES
+        if (panels && elementBytes > 0 && Math.min(sRow, dRow) >= FAR_ROW_BYTES
                 && nest.extents()[q] * nest.extents()[inner] * elementBytes <= PANEL_PAIR_BYTES) {
             Walk panel = estimatePanel(base, order, split, elementBytes);
             if (panel != null) {

@@ -1,7 +1,5 @@
 package dev.tegula.vector;
 
-import dev.tegula.ffm.HostMemory;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -23,9 +21,9 @@ import java.lang.foreign.MemorySegment;
  * process on AMD Zen 5 it ran 6-30% faster than a loop of vector loads and stores).
  *
  * <p>The tiles are those of {@link TransposeKernels}; every walk with panels visits the same index
- * set as any other walk of the nest. Thread-safe; its state is the per-thread buffer (at most
- * {@link #MAX_PANEL_BYTES} plus a line per row), made on a thread's first panel and freed with the
- * thread.
+ * set as any other walk of the nest. Thread-safe; its buffer (at most {@link #MAX_PANEL_BYTES} plus
+ * a line per row) is the per-thread staging buffer of {@link Stage}, which a walk with panels does
+ * not otherwise use.
  */
 final class PanelKernels {
     private PanelKernels() {
@@ -33,8 +31,6 @@ final class PanelKernels {
 
     /** Largest panel, in bytes. */
     static final long MAX_PANEL_BYTES = 2L << 20;
-
-    private static final ThreadLocal<MemorySegment[]> BUFFER = ThreadLocal.withInitial(() -> new MemorySegment[1]);
 
     /** One call's fixed facts: the nest, its panel loops and the buffer's layout. */
     private record Panel(LoopNest nest, int[] outer, int q, int p, int r, long panelP, long panelR, long[] buf,
@@ -71,7 +67,7 @@ final class PanelKernels {
         buf[pFirst ? p : r] = nJ;
         buf[pFirst ? r : p] = nJ * first;
         buf[q] = nJ * w.panelOuter() * w.panelInner() + 64 / b;
-        MemorySegment buffer = buffer(e[q] * buf[q] * b);
+        MemorySegment buffer = Stage.buffer(e[q] * buf[q] * b);   // free: a walk with panels stages nothing
         int t = w.tile();
         MemorySegment tile = TransposeKernels.TILE_BUFFER.get();
         if (t == 32) {
@@ -164,14 +160,5 @@ final class PanelKernels {
                 }
             }
         }
-    }
-
-    /** {@return this thread's panel buffer, of at least {@code bytes}} */
-    private static MemorySegment buffer(long bytes) {
-        MemorySegment[] holder = BUFFER.get();
-        if (holder[0] == null || holder[0].byteSize() < bytes) {
-            holder[0] = HostMemory.allocate(Arena.ofAuto(), bytes, 4096);
-        }
-        return holder[0];
     }
 }

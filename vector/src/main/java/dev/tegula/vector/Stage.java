@@ -51,8 +51,8 @@ final class Stage {
         }
     }
 
-    /** {@return this thread's staging buffer, of at least {@code bytes}} */
-    private static MemorySegment buffer(long bytes) {
+    /** {@return this thread's staging buffer, of at least {@code bytes} (also a panel's buffer, {@link PanelKernels})} */
+    static MemorySegment buffer(long bytes) {
         MemorySegment[] holder = BUFFER.get();
         if (holder[0] == null || holder[0].byteSize() < bytes) {
             holder[0] = HostMemory.allocate(Arena.ofAuto(), bytes, 4096);

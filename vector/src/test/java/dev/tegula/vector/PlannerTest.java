@@ -284,6 +284,11 @@ class PlannerTest {
             assertTrue(w.nest().srcStrides()[loops[1]] < w.nest().srcStrides()[loops[0]], w.toString());
             long pair = 32 * 32 * (from.slotBits() / 8);
             assertEquals(Candidates.ESTIMATE_PANEL_BYTES, w.panelOuter() * w.panelInner() * pair, w.toString());
+            // beside a walk with panels, the panel family offers the estimate's rule without panels
+            RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) estimate.strategy();
+            int b = nests.walkBytes((int) (to.slotBits() / 8));
+            List<Walk> family = Candidates.panels(nests.nests().get(0), w, b);
+            assertTrue(family.stream().anyMatch(c -> !c.paneled() && c.tile() > 0 && c.blockI() > 0), family::toString);
             RelayoutProperties.checkPlan(from, to, estimate);
             ExecutorService pool = Executors.newFixedThreadPool(2);
             try {
