@@ -181,11 +181,14 @@ final class Candidates {
             return List.copyOf(out.values());
         }
         long[] e = w.nest().extents();
-        long pair = e[w.nest().sourceContiguousLoop()] * e[w.nest().depth() - 1] * elementBytes;
+        int q = w.nest().sourceContiguousLoop();
+        long pair = e[q] * e[w.nest().depth() - 1] * elementBytes;
+        // threads share a loop outside the pair (a walk without panels may split the pair's own loop)
+        int split = w.split() == q || w.split() == w.nest().depth() - 1 ? firstWalkedLoop(w.nest()) : w.split();
         for (long target : PANEL_BYTES) {
             long indices = target / pair;   // panel indices (outer x inner) of this size
             for (long inner = 1; inner <= indices; inner *= 2) {
-                add(out, of(base, w.order(), w.split(), w.tile(), 0, 0, Strips.SOURCE, Bands.SOURCE, 0,
+                add(out, of(base, w.order(), split, w.tile(), 0, 0, Strips.SOURCE, Bands.SOURCE, 0,
                         Math.min(indices / inner, e[loops[0]]), Math.min(inner, e[loops[1]]), elementBytes));
             }
         }

@@ -146,8 +146,12 @@ final class Planner {
             Timer timer = new Timer(nests.convert(), src, dst, (int) (to.slotBits() / 8), (int) (from.slotBits() / 8), t > 1 ? pool : null,
                     t, largest);
             LoopNest base = nests.nests().get(largest);
-            Walk best = walks.get(largest);
-            timer.warmUp(best);
+            Walk estimate = walks.get(largest);
+            timer.warmUp(estimate);
+            // the families below vary a walk without panels (blocks, strips, staging); where the
+            // estimate goes panel by panel they start from its rule without panels, and the
+            // estimate's panels join the panel family after them
+            Walk best = estimate.paneled() ? Candidates.estimateWithoutPanels(base, b) : estimate;
             if (mode == Planning.EXHAUSTIVE) {
                 best = timer.fastest(Candidates.all(base, b, t, EXHAUSTIVE_LIMIT));
             } else {
@@ -172,7 +176,10 @@ final class Planner {
                 }
                 // then panels of the best walk (4-D and deeper transposes); where one wins, its loop
                 // order, tile and thread split are timed again (a panel has no blocks or strips)
-                List<Walk> panels = Candidates.panels(base, best, b);
+                List<Walk> panels = new ArrayList<>(Candidates.panels(base, best, b));
+                if (estimate.paneled() && panels.stream().noneMatch(p -> p.toString().equals(estimate.toString()))) {
+                    panels.add(estimate);
+                }
                 if (panels.size() > 1) {
                     best = timer.fastest(withFirst(best, panels));
                     if (best.paneled()) {

@@ -306,6 +306,29 @@ class PlannerTest {
     }
 
     @Test
+    void measuringAPanelledEstimateAlsoVariesTheWalksWithoutPanels() {
+        if (TransposeKernels.TILE == 0) {
+            return;   // the scalar kernels have no panels
+        }
+        ArrayShape from = shape("f32[32,64,64,32]{3,2,1,0}");
+        ArrayShape to = from.withLayout(dev.tegula.core.Layout.of(0, 1, 2, 3));
+        RelayoutPlan plan = new PlanCache(8, null).plan(from, to, Planning.MEASURE, 1);
+        List<String> plain = plan.measurements().stream().map(PlanMeasurement::candidate)
+                .filter(c -> !c.contains("panel=") && c.contains("block=")).distinct().toList();
+        List<String> paneled = plan.measurements().stream().map(PlanMeasurement::candidate)
+                .filter(c -> c.contains("panel=")).distinct().toList();
+        // blocks, strips and staging are timed on walks without panels (several of them), then panels
+        assertTrue(plain.size() >= 5, plain::toString);
+        assertTrue(plain.stream().map(c -> c.replaceAll(".*block=(\\S+).*", "$1")).distinct().count() >= 3,
+                plain::toString);
+        assertTrue(paneled.size() >= 2, paneled::toString);
+        String estimate = Planner.plan(from, to, null, null, Planning.ESTIMATE, 1, null, null, null, null)
+                .walks().get(0);
+        assertTrue(paneled.contains(estimate), () -> estimate + " not in " + paneled);
+        RelayoutProperties.checkPlan(from, to, plan);
+    }
+
+    @Test
     void onlyALoopWhoseDestinationRegionIsDenseCanBeStaged() {
         // loops in destination order: dst strides 4096, 64, 1 (dense) -> every loop's region is a block
         LoopNest dense = new LoopNest(new long[] {8, 64, 64}, new long[] {1, 512, 8}, new long[] {4096, 64, 1}, 0, 0);
