@@ -466,8 +466,8 @@ final class Planner {
 
         private long timeWhole(Walk w) {
             long t0 = System.nanoTime();
-            Tasks.forEachChunk(executor, threads, wholeExtent(w), RelayoutPlan.alignment(w),
-                    RelayoutPlan.minChunk(w, b), (lo, hi) -> Stage.run(w, convert, src, dst, b, lo, hi));
+            Tasks.forEachPart(executor, threads, wholeExtent(w), RelayoutPlan.alignment(w),
+                    (lo, hi) -> Stage.run(w, convert, src, dst, b, lo, hi));
             return System.nanoTime() - t0;
         }
 

@@ -320,27 +320,9 @@ public final class RelayoutPlan {
 
     /** Runs one walk over its whole split loop, in {@code parallelism} parts when {@code executor} is not null. */
     void run(Walk w, boolean convert, MemorySegment src, MemorySegment dst, ExecutorService executor, int parallelism) {
-        Tasks.forEachChunk(executor, parallelism, w.splitExtent(), alignment(w), minChunk(w, elementBytes),
+        Tasks.forEachPart(executor, parallelism, w.splitExtent(), alignment(w),
                 (lo, hi) -> Stage.run(w, convert, src, dst, elementBytes, lo, hi));
     }
-
-    /**
-     * {@return the fewest indices of a walk's split loop that one chunk of work between threads
-     * holds}: about {@link #MIN_CHUNK_BYTES} of the nest, and whole staged pieces where the walk stages
-     */
-    static long minChunk(Walk w, int elementBytes) {
-        long extent = w.splitExtent();
-        long perIndex = Math.max(1, w.nest().elements() / Math.max(1, extent) * Math.abs(elementBytes));
-        long min = Math.max(1, MIN_CHUNK_BYTES / perIndex);
-        if (w.stage() > 0) {
-            long unit = Math.max(1, w.nest().dstStrides()[w.split()] * Math.abs(elementBytes));
-            min = Math.max(min, Math.max(1, w.stage() / unit));
-        }
-        return min;
-    }
-
-    /** Bytes (of the nest's elements) below which a chunk of work between threads is not cut. */
-    static final long MIN_CHUNK_BYTES = 4L << 20;
 
     /** {@return the multiple that thread boundaries on a walk's split loop keep}: whole tile rows of a transpose's own loops */
     static long alignment(Walk w) {

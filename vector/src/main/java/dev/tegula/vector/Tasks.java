@@ -50,45 +50,6 @@ final class Tasks {
         await(futures, null);
     }
 
-    /** Chunks per worker that {@link #forEachChunk} aims at, where the chunks stay large enough. */
-    static int CHUNKS_PER_WORKER = 8;
-
-    /**
-     * Runs {@code [0, extent)} on {@code workers} tasks of {@code executor} that take chunks of the
-     * range in order until none is left, so that a thread that runs slower (a core shared with
-     * other work) takes fewer of them; returns when all are done. A chunk is a multiple of
-     * {@code align} indices and of at least {@code minChunk} indices, about
-     * {@link #CHUNKS_PER_WORKER} per worker where the range allows. One worker (or no executor)
-     * runs the whole range on the calling thread.
-     *
-     * @throws IllegalStateException if interrupted while waiting (the interrupt flag is set again)
-     */
-    static void forEachChunk(ExecutorService executor, int workers, long extent, long align, long minChunk, Part part) {
-        int n = executor == null ? 1 : (int) Math.max(1, Math.min(workers, extent));
-        if (n == 1) {
-            part.run(0, extent);
-            return;
-        }
-        long a = extent / n >= align ? align : 1;
-        long chunk = Math.max(Math.max(1, minChunk), Math.ceilDiv(extent, (long) n * CHUNKS_PER_WORKER));
-        chunk = Math.ceilDiv(chunk, a) * a;
-        if (Math.ceilDiv(extent, chunk) < n) {
-            forEachPart(executor, n, extent, align, part);   // too few chunks to share: equal parts
-            return;
-        }
-        long size = chunk;
-        java.util.concurrent.atomic.AtomicLong next = new java.util.concurrent.atomic.AtomicLong();
-        List<Future<?>> futures = new ArrayList<>(n);
-        for (int k = 0; k < n; k++) {
-            futures.add(executor.submit(() -> {
-                for (long lo = next.getAndAdd(size); lo < extent; lo = next.getAndAdd(size)) {
-                    part.run(lo, Math.min(extent, lo + size));
-                }
-            }));
-        }
-        await(futures, null);
-    }
-
     /**
      * Waits for every future; rethrows {@code failure} or else the first failure (a checked cause
      * wrapped in {@link IllegalStateException}) with the later ones suppressed.
