@@ -176,12 +176,13 @@ final class Planner {
                 }
                 // then panels of the best walk (4-D and deeper transposes); where one wins, its loop
                 // order, tile and thread split are timed again (a panel has no blocks or strips)
-                List<Walk> panels = new ArrayList<>(Candidates.panels(base, best, b));
-                if (estimate.paneled() && panels.stream().noneMatch(p -> p.toString().equals(estimate.toString()))) {
-                    panels.add(estimate);
+                List<Walk> panelWalks = new ArrayList<>(Candidates.panels(base, best, b));
+                if (estimate.paneled()) {
+                    panelWalks.add(estimate);   // withFirst keeps one of each walk
                 }
+                List<Walk> panels = withFirst(best, panelWalks);
                 if (panels.size() > 1) {
-                    best = timer.fastest(withFirst(best, panels));
+                    best = timer.fastest(panels);
                     if (best.paneled()) {
                         int[] order = best.order();
                         for (BiFunction<LoopNest, Walk, List<Walk>> family : panelFamilies(b, t)) {
@@ -237,16 +238,14 @@ final class Planner {
         return perByte < estimatePerByte * (1 - MARGIN);
     }
 
-    /** {@return the candidates with {@code first} at their head (it is timed again beside them)} */
+    /** {@return the candidates with {@code first} at their head (it is timed again beside them), each walk once} */
     private static List<Walk> withFirst(Walk first, List<Walk> candidates) {
-        List<Walk> out = new ArrayList<>();
-        out.add(first);
+        Map<String, Walk> out = new LinkedHashMap<>();
+        out.put(first.toString(), first);
         for (Walk w : candidates) {
-            if (!w.toString().equals(first.toString())) {
-                out.add(w);
-            }
+            out.putIfAbsent(w.toString(), w);
         }
-        return out;
+        return new ArrayList<>(out.values());
     }
 
     /** {@return the walks in wisdom's text: {@code NEST:WALK} items separated by {@code ;}, the estimate's nests left out} */
