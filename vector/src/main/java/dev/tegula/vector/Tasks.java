@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Sharing a plan's work between threads, in one place: how a range is cut into parts, running the
@@ -24,11 +25,17 @@ final class Tasks {
         void run(long from, long to);
     }
 
+    /** Each thread's half (or part) is cut into this many pieces, the grain at which a thread done early takes work. */
+    static final int PIECES_PER_PART = 8;
 
     /**
-     * Runs {@code [0, extent)} as {@code tasks} parts of nearly equal size, each boundary a multiple
-     * of {@code align} (where the parts stay non-empty), each part a task of {@code executor};
-     * returns when all are done. One task (or no executor) runs the whole range on the calling thread.
+     * Runs {@code [0, extent)} in {@code tasks} tasks of {@code executor} and returns when every index
+     * has been run once. Each task owns one of {@code tasks} far apart parts of nearly equal size
+     * and goes through it from its start, a piece at a time (about a {@link #PIECES_PER_PART}th of
+     * the part); a task whose own part is done takes pieces from the far end of the part with the
+     * most left, so a slower thread or a task started late does not hold up the whole. Part and
+     * piece boundaries are multiples of {@code align} (where the parts stay non-empty). One task (or
+     * no executor) runs the whole range on the calling thread, in one call of {@code part}.
      *
      * @throws IllegalStateException if interrupted while waiting (the interrupt flag is set again)
      */
@@ -39,15 +46,101 @@ final class Tasks {
             return;
         }
         long a = extent / n >= align ? align : 1;
-        List<Future<?>> futures = new ArrayList<>(n);
+        Range[] ranges = new Range[n];
         long lo = 0;
         for (int k = 0; k < n; k++) {
             long hi = k == n - 1 ? extent : extent * (k + 1) / n / a * a;
-            long from = lo;
-            futures.add(executor.submit(() -> part.run(from, hi)));
+            long piece = Math.max(a, (hi - lo) / PIECES_PER_PART / a * a);
+            ranges[k] = new Range(lo, hi, piece, a);
             lo = hi;
         }
+        List<Future<?>> futures = new ArrayList<>(n);
+        for (int k = 0; k < n; k++) {
+            Range own = ranges[k];
+            futures.add(executor.submit(() -> {
+                long[] got = new long[2];
+                while (own.takeFront(got)) {
+                    part.run(got[0], got[1]);
+                }
+                Range other;
+                while ((other = mostLeft(ranges)) != null) {
+                    if (other.takeBack(got)) {
+                        part.run(got[0], got[1]);
+                    }
+                }
+            }));
+        }
         await(futures, null);
+    }
+
+    /** {@return the range with the most indices left, or null when all are done} */
+    private static Range mostLeft(Range[] ranges) {
+        Range best = null;
+        long most = 0;
+        for (Range r : ranges) {
+            long left = r.left();
+            if (left > most) {
+                most = left;
+                best = r;
+            }
+        }
+        return best;
+    }
+
+    /** One task's part {@code [front, back)}: its owner takes pieces at the front, others at the back. */
+    private static final class Range {
+        private final ReentrantLock lock = new ReentrantLock();
+        private final long piece;
+        private final long align;
+        private long front;
+        private long back;
+
+        Range(long front, long back, long piece, long align) {
+            this.align = align;
+            this.front = front;
+            this.back = back;
+            this.piece = piece;
+        }
+
+        long left() {
+            lock.lock();
+            try {
+                return back - front;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        boolean takeFront(long[] got) {
+            lock.lock();
+            try {
+                if (front >= back) {
+                    return false;
+                }
+                got[0] = front;
+                front = back - front <= piece ? back : front + piece;
+                got[1] = front;
+                return true;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        boolean takeBack(long[] got) {
+            lock.lock();
+            try {
+                if (front >= back) {
+                    return false;
+                }
+                got[1] = back;
+                long cut = (back - piece) / align * align;
+                back = cut <= front ? front : cut;
+                got[0] = back;
+                return true;
+            } finally {
+                lock.unlock();
+            }
+        }
     }
 
     /**
