@@ -59,12 +59,12 @@ final class Tasks {
             Range own = ranges[k];
             futures.add(executor.submit(() -> {
                 long[] got = new long[2];
-                while (own.takeFront(got)) {
+                while (own.take(true, got)) {
                     part.run(got[0], got[1]);
                 }
                 Range other;
                 while ((other = mostLeft(ranges)) != null) {
-                    if (other.takeBack(got)) {
+                    if (other.take(false, got)) {
                         part.run(got[0], got[1]);
                     }
                 }
@@ -111,31 +111,26 @@ final class Tasks {
             }
         }
 
-        boolean takeFront(long[] got) {
+        /**
+         * Takes the next piece into {@code got} ({@code [got[0], got[1])}): at the front for the
+         * owner, else at the back (cut on a multiple of the alignment); false when none is left.
+         */
+        boolean take(boolean atFront, long[] got) {
             lock.lock();
             try {
                 if (front >= back) {
                     return false;
                 }
-                got[0] = front;
-                front = back - front <= piece ? back : front + piece;
-                got[1] = front;
-                return true;
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        boolean takeBack(long[] got) {
-            lock.lock();
-            try {
-                if (front >= back) {
-                    return false;
+                if (atFront) {
+                    got[0] = front;
+                    front = back - front <= piece ? back : front + piece;
+                    got[1] = front;
+                } else {
+                    got[1] = back;
+                    long cut = (back - piece) / align * align;
+                    back = cut <= front ? front : cut;
+                    got[0] = back;
                 }
-                got[1] = back;
-                long cut = (back - piece) / align * align;
-                back = cut <= front ? front : cut;
-                got[0] = back;
                 return true;
             } finally {
                 lock.unlock();
