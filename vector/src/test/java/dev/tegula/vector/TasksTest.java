@@ -91,6 +91,7 @@ class TasksTest {
         try {
             long extent = 64 * 64;
             AtomicLong done = new AtomicLong();
+            AtomicLong held = new AtomicLong();
             CountDownLatch bothStarted = new CountDownLatch(2);
             CountDownLatch restDone = new CountDownLatch(1);
             Set<String> started = ConcurrentHashMap.newKeySet();
@@ -98,6 +99,9 @@ class TasksTest {
             boolean[] released = new boolean[1];
             Tasks.forEachPart(pool, 2, extent, 64, (from, to) -> {
                 runs.add(new Run(from, to, Thread.currentThread().getName()));
+                if (from == 0) {
+                    held.set(to - from);    // before the task counts itself started
+                }
                 try {
                     if (started.add(Thread.currentThread().getName())) {
                         // each task's first call is at the front of its own part
@@ -107,7 +111,7 @@ class TasksTest {
                     if (from == 0) {
                         // the first piece of the first part waits until every other index has run
                         released[0] = restDone.await(30, TimeUnit.SECONDS);
-                    } else if (done.addAndGet(to - from) == extent - firstPiece(extent)) {
+                    } else if (done.addAndGet(to - from) == extent - held.get()) {
                         restDone.countDown();
                     }
                 } catch (InterruptedException e) {
@@ -119,14 +123,11 @@ class TasksTest {
             String holder = runs.stream().filter(r -> r.from() == 0).findFirst().orElseThrow().thread();
             assertEquals(1, runs.stream().filter(r -> r.thread().equals(holder)).count(),
                     "the held-up task ran only its first piece: " + runs);
+            assertTrue(runs.stream().anyMatch(r -> !r.thread().equals(holder) && r.from() < extent / 2),
+                    "the other task ran pieces of the held-up task's part: " + runs);
         } finally {
             pool.shutdownNow();
         }
-    }
-
-    /** {@return the length of the first piece of the first of two parts} */
-    private static long firstPiece(long extent) {
-        return extent / 2 / Tasks.PIECES_PER_PART / 64 * 64;
     }
 
     @Test
