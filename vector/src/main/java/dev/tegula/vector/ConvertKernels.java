@@ -5,7 +5,6 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.ShortVector;
-import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
@@ -22,6 +21,15 @@ import jdk.incubator.vector.VectorSpecies;
  * two tiles side by side so each destination row is written as a whole 64-byte line (512-bit
  * vectors only; other widths convert element by element there); anything else converts element
  * by element. Stateless and thread-safe.
+ *
+ * <p>The vector rounding is written out in each loop that uses it, not called from a helper that
+ * takes or returns a vector. C2 inlines a method of more than 35 bytes of bytecode only at call
+ * sites its profile shows hot; a caller recompiled after a deoptimisation with a profile gathered
+ * while its loop ran few iterations (as can happen in a JVM that has run many shapes) then calls
+ * the helper out of line with every vector boxed, three to four times slower, for the life of the
+ * process.
+ * The rounding of lanes {@code v} is: {@code h = v >>> 16}, code {@code (v + 0x7FFF + (h & 1)) >>> 16},
+ * or {@code h | 0x40} where {@code v} is a NaN ({@code (v & 0x7FFFFFFF) > 0x7F800000}).
  */
 final class ConvertKernels {
     private ConvertKernels() {
@@ -46,18 +54,6 @@ final class ConvertKernels {
             return (short) ((bits >>> 16) | 0x0040);
         }
         return (short) ((bits + 0x7FFF + ((bits >>> 16) & 1)) >>> 16);
-    }
-
-    private static IntVector bf16Lanes(IntVector bits) {
-        IntVector hi = bits.lanewise(VectorOperators.LSHR, 16);
-        IntVector rounded = bits.add(hi.and(1)).add(0x7FFF).lanewise(VectorOperators.LSHR, 16);
-        VectorMask<Integer> nan = bits.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000);
-        return rounded.blend(hi.or(0x40), nan);
-    }
-
-    /** 16 f32 lanes to 16 bf16 lanes. */
-    private static ShortVector bf16(IntVector bits) {
-        return (ShortVector) bf16Lanes(bits).convertShape(VectorOperators.I2S, S16, 0);
     }
 
     /**
@@ -126,8 +122,10 @@ final class ConvertKernels {
             int lanes = IR.length();
             for (; k + lanes <= n; k += lanes) {
                 IntVector v = IntVector.fromMemorySegment(IR, src, (so + k) * 4, NATIVE);
-                ((ShortVector) bf16Lanes(v).convertShape(VectorOperators.I2S, SR, 0))
-                        .intoMemorySegment(dst, (dO + k) * 2, NATIVE);
+                IntVector h = v.lanewise(VectorOperators.LSHR, 16);
+                IntVector code = v.add(h.and(1)).add(0x7FFF).lanewise(VectorOperators.LSHR, 16)
+                        .blend(h.or(0x40), v.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000));
+                ((ShortVector) code.convertShape(VectorOperators.I2S, SR, 0)).intoMemorySegment(dst, (dO + k) * 2, NATIVE);
             }
         }
         for (; k < n; k++) {
@@ -151,9 +149,15 @@ final class ConvertKernels {
         int lanes = IR.length();
         long i = 0;
         for (; i + lanes <= nI; i += lanes) {
-            IntVector a = bf16Lanes(IntVector.fromMemorySegment(IR, src, (so + i) * 4, NATIVE));
-            IntVector b = bf16Lanes(IntVector.fromMemorySegment(IR, src, (so + i + sJ) * 4, NATIVE));
-            a.or(b.lanewise(VectorOperators.LSHL, 16)).intoMemorySegment(dst, (dO + 2 * i) * 2, NATIVE);
+            IntVector a = IntVector.fromMemorySegment(IR, src, (so + i) * 4, NATIVE);
+            IntVector b = IntVector.fromMemorySegment(IR, src, (so + i + sJ) * 4, NATIVE);
+            IntVector ha = a.lanewise(VectorOperators.LSHR, 16);
+            IntVector hb = b.lanewise(VectorOperators.LSHR, 16);
+            IntVector low = a.add(ha.and(1)).add(0x7FFF).lanewise(VectorOperators.LSHR, 16)
+                    .blend(ha.or(0x40), a.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000));
+            IntVector high = b.add(hb.and(1)).add(0x7FFF).lanewise(VectorOperators.LSHR, 16)
+                    .blend(hb.or(0x40), b.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000));
+            low.or(high.lanewise(VectorOperators.LSHL, 16)).intoMemorySegment(dst, (dO + 2 * i) * 2, NATIVE);
         }
         for (; i < nI; i++) {
             dst.set(S, (dO + 2 * i) * 2, bf16(src.get(I, (so + i) * 4)));
@@ -214,7 +218,11 @@ final class ConvertKernels {
                                 MemorySegment w) {
         TransposeKernels.tile16Int(src, sb, sRow, w, 0, 64, w);
         for (int r = 0; r < 16; r++) {
-            bf16(IntVector.fromMemorySegment(I16, w, r * 64L, NATIVE)).intoMemorySegment(dst, db + r * dRow, NATIVE);
+            IntVector v = IntVector.fromMemorySegment(I16, w, r * 64L, NATIVE);
+            IntVector h = v.lanewise(VectorOperators.LSHR, 16);
+            IntVector code = v.add(h.and(1)).add(0x7FFF).lanewise(VectorOperators.LSHR, 16)
+                    .blend(h.or(0x40), v.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000));
+            ((ShortVector) code.convertShape(VectorOperators.I2S, S16, 0)).intoMemorySegment(dst, db + r * dRow, NATIVE);
         }
     }
 }

@@ -33,6 +33,12 @@ import jdk.incubator.vector.VectorSpecies;
  * minimum can give a NaN (finite ones give finite values); its elements are rewritten after the
  * block ({@link #canonicalNaNs}) or rounded with {@link #bf16Dequantized}, a branch per block
  * otherwise. Stateless and thread-safe; bounds and lifetime are checked by the segments.
+ *
+ * <p>The bf16 rounding of the common paths is written out in each loop, not called from a helper
+ * that takes or returns a vector: C2 inlines one of more than 35 bytes of bytecode only at call
+ * sites its profile shows hot, and where it does not, every vector crosses the call boxed (see
+ * {@code ConvertKernels}). The helpers kept in common paths ({@link #bytes}, {@link #widen},
+ * {@link #bits}) are under that size.
  */
 final class DequantizeKernels {
     private DequantizeKernels() {
@@ -80,8 +86,11 @@ final class DequantizeKernels {
         if (type == ElementType.BF16) {
             long i = 0;
             for (; i <= n - L; i += L) {
-                bf16(FloatVector.fromMemorySegment(F, floats, 4 * i, LE)).convertShape(VectorOperators.I2S, S, 0)
-                        .intoMemorySegment(dst, 2 * (slot + i), LE);
+                IntVector v = FloatVector.fromMemorySegment(F, floats, 4 * i, LE).reinterpretAsInts();
+                IntVector h = v.lanewise(VectorOperators.LSHR, 16);
+                v.add(h.and(1)).add(0x7FFF).lanewise(VectorOperators.LSHR, 16)
+                        .blend(h.or(0x40), v.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000))
+                        .convertShape(VectorOperators.I2S, S, 0).intoMemorySegment(dst, 2 * (slot + i), LE);
             }
             for (; i < n; i++) {
                 dst.set(ValueLayout.JAVA_SHORT_UNALIGNED, 2 * (slot + i), BFloat16.fromFloat(floats.get(F32, 4 * i)));
@@ -96,24 +105,17 @@ final class DequantizeKernels {
 
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
 
-    /** {@return the bf16 codes of the lanes, in the low 16 bits of each int lane (as {@code BFloat16.fromFloat})} */
-    private static IntVector bf16(FloatVector v) {
-        IntVector bits = v.reinterpretAsInts();
-        return bf16(bits, bits.lanewise(VectorOperators.LSHR, 16).or(0x0040));
-    }
-
-    /** {@return the bf16 codes of dequantized lanes: as {@link #bf16}, every NaN lane the quiet NaN {@code 0x7FC0}} */
+    /**
+     * {@return the bf16 codes of dequantized lanes (nearest even), every NaN lane the quiet NaN
+     * {@code 0x7FC0}}: for blocks whose scale or minimum is not finite, rare, so a call out of line
+     * (its vectors boxed) costs little there; the common paths round in line.
+     */
     private static IntVector bf16Dequantized(FloatVector v) {
         IntVector bits = v.reinterpretAsInts();
-        return bf16(bits, bits.broadcast(CANONICAL_NAN >>> 16));
-    }
-
-    /** {@return f32 {@code bits} rounded to bf16 codes (nearest even), NaN lanes taking {@code nanCodes}} */
-    private static IntVector bf16(IntVector bits, IntVector nanCodes) {
         VectorMask<Integer> nan = bits.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000);
         IntVector rounded = bits.add(0x7FFF).add(bits.lanewise(VectorOperators.LSHR, 16).and(1))
                 .lanewise(VectorOperators.LSHR, 16);
-        return rounded.blend(nanCodes, nan);
+        return rounded.blend(CANONICAL_NAN >>> 16, nan);
     }
 
     /** The bits of the one NaN a dequantized element can be. */
@@ -152,8 +154,14 @@ final class DequantizeKernels {
             long b = a + 4 * cols;
             long o = m * 512L;
             for (int j = 0; j < 128; j += L) {
-                IntVector lo = bf16(FloatVector.fromMemorySegment(F, rows, a + 4L * j, LE));
-                IntVector hi = bf16(FloatVector.fromMemorySegment(F, rows, b + 4L * j, LE));
+                IntVector x = FloatVector.fromMemorySegment(F, rows, a + 4L * j, LE).reinterpretAsInts();
+                IntVector y = FloatVector.fromMemorySegment(F, rows, b + 4L * j, LE).reinterpretAsInts();
+                IntVector hx = x.lanewise(VectorOperators.LSHR, 16);
+                IntVector hy = y.lanewise(VectorOperators.LSHR, 16);
+                IntVector lo = x.add(hx.and(1)).add(0x7FFF).lanewise(VectorOperators.LSHR, 16)
+                        .blend(hx.or(0x40), x.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000));
+                IntVector hi = y.add(hy.and(1)).add(0x7FFF).lanewise(VectorOperators.LSHR, 16)
+                        .blend(hy.or(0x40), y.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000));
                 lo.or(hi.lanewise(VectorOperators.LSHL, 16)).intoMemorySegment(dst, o + 4L * j, LE);
             }
         }
