@@ -3,5 +3,6 @@ module dev.tegula.vector {
     requires transitive dev.tegula.core;
     requires transitive dev.tegula.ffm;
     requires jdk.incubator.vector;
+    requires java.management;
     exports dev.tegula.vector;
 }

@@ -5,6 +5,8 @@ import dev.tegula.core.ArrayShape;
 import dev.tegula.ffm.HostMemory;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.BiFunction;
+import java.util.function.LongSupplier;
 
 /**
  * Makes {@link RelayoutPlan}s: the strategy and loop nests from the two shapes, then one
@@ -21,7 +24,8 @@ import java.util.function.BiFunction;
  * <p>Measuring times each candidate on a part of the largest nest: a range of its split loop worth
  * about {@link #PART_BYTES}, cut between the plan's threads as execution cuts it; successive runs
  * take successive parts, so each runs on data that is not in the caches, as in a whole relayout.
- * The kernels are first run until two runs agree (so the JIT has compiled them), then every
+ * The kernels are first run until two runs agree and the JIT finished no compilation during the
+ * second (so it has compiled them), then every
  * candidate of a family runs {@link #TIMED_ROUNDS} times, interleaved with the others; the fastest
  * run counts, per byte. A measuring planner tries the families one after the other (loop orders,
  * staging, strips and band orders, blocks, tiles, thread splits), each starting from the best walk
@@ -29,7 +33,8 @@ import java.util.function.BiFunction;
  * every combination. A timing on a part can mislead (a walk that is fast on 16 MiB need not be fast
  * on the whole, whose pages, TLB reach and cache sets differ), so a final round runs the estimate,
  * the parts' winner and the {@link #FINALISTS} next fastest walks of the parts on the whole nest (up to
- * {@link #FINAL_BYTES}), {@link #TIMED_ROUNDS} times each, interleaved, and keeps the fastest,
+ * {@link #FINAL_BYTES}), each first warmed up on parts as the estimate is, then {@link #TIMED_ROUNDS}
+ * times each, interleaved (more rounds while the JIT is still compiling: {@link #finalRounds}), and keeps the fastest,
  * unless that ran less than {@link #MARGIN} faster than the estimate, which is then kept: a measured
  * plan is never one that ran slower than the estimate on the same buffers, and leaves the estimate
  * only for a clear gain. Other nests
@@ -56,6 +61,10 @@ final class Planner {
     static final int FINALISTS = 3;
     /** Most bytes (read and written) of the range of the split loop a final-round run covers. */
     static final long FINAL_BYTES = 1L << 30;
+    /** Most rounds of the final round: past {@link #TIMED_ROUNDS} only while the JIT is compiling. */
+    static final int FINAL_MAX_ROUNDS = 6;
+    /** Time after which the final round takes no round past {@link #TIMED_ROUNDS}. */
+    static final long FINAL_EXTRA_BUDGET_NANOS = 500_000_000L;
     /** Most candidates an exhaustive planner times. */
     static final int EXHAUSTIVE_LIMIT = 4096;
     /** Nests under this many bytes are never measured. */
@@ -218,6 +227,41 @@ final class Planner {
         }
     }
 
+    /**
+     * Runs the final round's {@code round} (each finalist once) {@link #TIMED_ROUNDS} times, then
+     * again while the JIT finished a compilation during the last round (its total compilation time
+     * moved), up to {@link #FINAL_MAX_ROUNDS} rounds and while the rounds so far took under
+     * {@link #FINAL_EXTRA_BUDGET_NANOS}. A finalist whose code the JIT was still replacing (after a
+     * deoptimisation, say: frequent in a JVM that has run many shapes) ran many times slower than it
+     * will, and two such rounds chose a walk at half the estimate's speed. {@code jitMillis} is -1
+     * where the JVM does not report compilation time: no extra rounds then.
+     *
+     * @return the number of rounds run
+     */
+    static int finalRounds(LongSupplier jitMillis, LongSupplier nanoClock, Runnable round) {
+        long start = nanoClock.getAsLong();
+        int rounds = 0;
+        while (true) {
+            long jit = jitMillis.getAsLong();
+            round.run();
+            rounds++;
+            if (rounds < TIMED_ROUNDS) {
+                continue;
+            }
+            boolean compiled = jit >= 0 && jitMillis.getAsLong() != jit;
+            if (!compiled || rounds >= FINAL_MAX_ROUNDS
+                    || nanoClock.getAsLong() - start >= FINAL_EXTRA_BUDGET_NANOS) {
+                return rounds;
+            }
+        }
+    }
+
+    /** {@return the JIT's total compilation time so far in milliseconds, or -1 where the JVM does not report it} */
+    static long jitMillis() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
+    }
+
     /** {@return the candidate families that vary a walk with panels besides its panel size: loop order, tile and (threads) split} */
     private static List<BiFunction<LoopNest, Walk, List<Walk>>> panelFamilies(int b, int threads) {
         List<BiFunction<LoopNest, Walk, List<Walk>>> families = new ArrayList<>();
@@ -355,12 +399,16 @@ final class Planner {
             return System.nanoTime() - t0;
         }
 
-        /** Runs {@code w} until two runs in a row are within a tenth of each other (at most ten runs). */
+        /**
+         * Runs {@code w} until two runs in a row are within a tenth of each other and the JIT
+         * finished no compilation during the second (at most ten runs).
+         */
         void warmUp(Walk w) {
             long last = time(w);
             for (int i = 0; i < 10; i++) {
+                long jit = jitMillis();
                 long now = time(w);
-                if (Math.abs(now - last) * 10 <= last) {
+                if (Math.abs(now - last) * 10 <= last && jit == jitMillis()) {
                     return;
                 }
                 last = now;
@@ -432,7 +480,16 @@ final class Planner {
          * counts.
          */
         Walk finalRound(List<Walk> finalists, Walk estimate) {
-            long[] best = fastestRuns(finalists, this::timeWhole);
+            for (Walk w : finalists) {
+                warmUp(w);
+            }
+            long[] best = new long[finalists.size()];
+            java.util.Arrays.fill(best, Long.MAX_VALUE);
+            finalRounds(Planner::jitMillis, System::nanoTime, () -> {
+                for (int i = 0; i < finalists.size(); i++) {
+                    best[i] = Math.min(best[i], timeWhole(finalists.get(i)));
+                }
+            });
             int win = 0;
             int est = -1;
             for (int i = 0; i < finalists.size(); i++) {

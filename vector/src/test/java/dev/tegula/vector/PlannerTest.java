@@ -36,6 +36,41 @@ class PlannerTest {
     }
 
     @Test
+    void theFinalRoundRunsTwiceWhenTheJitIsQuiet() {
+        long[] clock = {0};
+        int rounds = Planner.finalRounds(() -> 42, () -> clock[0], () -> clock[0] += 1_000_000);
+        assertEquals(Planner.TIMED_ROUNDS, rounds);
+    }
+
+    @Test
+    void theFinalRoundRunsAgainWhileTheJitFinishesCompilations() {
+        // the JIT's total compilation time moves during the first three rounds only
+        long[] jit = {100};
+        int[] ran = {0};
+        int rounds = Planner.finalRounds(() -> jit[0], () -> 0, () -> {
+            if (++ran[0] <= 3) {
+                jit[0] += 7;
+            }
+        });
+        assertEquals(4, rounds);
+        assertEquals(4, ran[0]);
+    }
+
+    @Test
+    void theFinalRoundStopsAtItsLimitAndItsTimeBudget() {
+        long[] jit = {0};
+        assertEquals(Planner.FINAL_MAX_ROUNDS, Planner.finalRounds(() -> jit[0], () -> 0, () -> jit[0]++));
+        long[] clock = {0};
+        long step = Planner.FINAL_EXTRA_BUDGET_NANOS / 2 + 1;
+        assertEquals(2, Planner.finalRounds(() -> jit[0], () -> clock[0], () -> {
+            jit[0]++;
+            clock[0] += step;
+        }));
+        // no compilation time reported (-1): the plain two rounds
+        assertEquals(Planner.TIMED_ROUNDS, Planner.finalRounds(() -> -1, () -> 0, () -> { }));
+    }
+
+    @Test
     void measuringTimesCandidatesAndKeepsTheFastestPerByte() {
         RelayoutPlan plan = new PlanCache(8, Wisdom.inMemory()).plan(FROM, TO, Planning.MEASURE, 1);
         assertEquals("measured", plan.origin());
