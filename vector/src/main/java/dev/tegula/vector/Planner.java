@@ -416,14 +416,25 @@ final class Planner {
 
         /** {@return each walk's fastest of {@link #TIMED_ROUNDS} runs of {@code run}, the walks interleaved} */
         private static long[] fastestRuns(List<Walk> walks, java.util.function.ToLongFunction<Walk> run) {
-            long[] best = new long[walks.size()];
-            java.util.Arrays.fill(best, Long.MAX_VALUE);
+            long[] best = noRuns(walks);
             for (int r = 0; r < TIMED_ROUNDS; r++) {
-                for (int i = 0; i < walks.size(); i++) {
-                    best[i] = Math.min(best[i], run.applyAsLong(walks.get(i)));
-                }
+                runRound(walks, run, best);
             }
             return best;
+        }
+
+        /** {@return one time per walk, each longer than any run} */
+        private static long[] noRuns(List<Walk> walks) {
+            long[] best = new long[walks.size()];
+            java.util.Arrays.fill(best, Long.MAX_VALUE);
+            return best;
+        }
+
+        /** Runs each walk once, in order, keeping in {@code best} each walk's fastest run so far. */
+        private static void runRound(List<Walk> walks, java.util.function.ToLongFunction<Walk> run, long[] best) {
+            for (int i = 0; i < walks.size(); i++) {
+                best[i] = Math.min(best[i], run.applyAsLong(walks.get(i)));
+            }
         }
 
         /** {@return the fastest walk per byte} Each runs {@link #TIMED_ROUNDS} times, interleaved with the others. */
@@ -482,13 +493,8 @@ final class Planner {
             for (Walk w : finalists) {
                 warmUp(w);
             }
-            long[] best = new long[finalists.size()];
-            java.util.Arrays.fill(best, Long.MAX_VALUE);
-            finalRounds(Planner::jitMillis, System::nanoTime, () -> {
-                for (int i = 0; i < finalists.size(); i++) {
-                    best[i] = Math.min(best[i], timeWhole(finalists.get(i)));
-                }
-            });
+            long[] best = noRuns(finalists);
+            finalRounds(Planner::jitMillis, System::nanoTime, () -> runRound(finalists, this::timeWhole, best));
             int win = 0;
             int est = -1;
             for (int i = 0; i < finalists.size(); i++) {
