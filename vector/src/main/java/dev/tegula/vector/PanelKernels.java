@@ -70,9 +70,6 @@ final class PanelKernels {
         MemorySegment buffer = Stage.buffer(e[q] * buf[q] * b);   // free: a walk with panels stages nothing
         int t = w.tile();
         MemorySegment tile = TransposeKernels.TILE_BUFFER.get();
-        if (t == 32) {
-            tile = tile.asSlice(0, 3072);
-        }
         Panel c = new Panel(n, outer, q, p, r, w.panelOuter(), w.panelInner(), buf, b, t, Math.max(t, 64 / b),
                 w.split(), Math.max(0, from), to, src, dst, buffer, tile);
         walk(c, 0, n.srcOffset(), n.dstOffset());

@@ -38,9 +38,6 @@ final class TransposeKernels {
     private static final VectorSpecies<Integer> I16 = IntVector.SPECIES_512;
     private static final VectorSpecies<Short> S16 = ShortVector.SPECIES_256;
     private static final VectorSpecies<Short> S32 = ShortVector.SPECIES_512;
-    /** Lane indexes into {@code a ++ b} (32 shorts each) that interleave lanes 0-15 of a and b, and 16-31. */
-    private static final ShortVector ZIP_LO = zipIndex(0);
-    private static final ShortVector ZIP_HI = zipIndex(16);
 
     /** The largest tile edge of this machine: 16 where 512-bit vectors are native, else 8; 0 when the Vector API paths are off. */
     static final int TILE = !Kernels.VECTOR ? 0 : IntVector.SPECIES_PREFERRED.length() >= 16 ? 16 : 8;
@@ -57,7 +54,7 @@ final class TransposeKernels {
 
     /** The per-thread buffer a 16x16 tile's rows pass through between permute rounds (1 KiB, in L1). */
     static final ThreadLocal<MemorySegment> TILE_BUFFER = ThreadLocal.withInitial(
-            () -> java.lang.foreign.Arena.ofAuto().allocate(3072, 64));
+            () -> java.lang.foreign.Arena.ofAuto().allocate(1024, 64));
 
     private static final IntVector IDX_IA1 = intIndex(1, true);
     private static final IntVector IDX_IB1 = intIndex(1, false);
@@ -137,9 +134,6 @@ final class TransposeKernels {
     static void direct(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
                        long sJ, int t, long blockI, long blockJ, Walk.Strips strips, Walk.Bands bands) {
         MemorySegment w = TILE_BUFFER.get();
-        if (t == 32) {
-            w = w.asSlice(0, 3072);   // the zipped rows, then the 16x16 tile's buffer
-        }
         int tj = Math.max(t, 64 / b);             // destination elements per step: whole 64-byte lines
         long fullI = nI - nI % t;
         long fullJ = nJ - nJ % tj;
@@ -228,32 +222,98 @@ final class TransposeKernels {
         }
     }
 
-    private static ShortVector zipIndex(int from) {
-        short[] x = new short[32];
-        for (int c = 0; c < 32; c++) {
-            x[c] = (short) ((c & 1) == 0 ? from + c / 2 : 32 + from + c / 2);
-        }
-        return ShortVector.fromArray(S32, x, 0);
-    }
-
     /**
-     * One 32x32 tile of 2-byte elements, whole 64-byte lines on both sides: the rows are zipped in
-     * pairs (rows 2k and 2k+1 interleaved element by element) into {@code w}, which makes two 16x16
-     * tiles of 32-bit pairs; transposing those ({@link #tile16Int}) leaves each pair's halves in
-     * order, so each 32-bit row out is a destination row of 32 elements. {@code w}: 3 KiB, the
-     * zipped rows in its first 2 KiB, the int tile's buffer in the last.
+     * One 32x32 tile of 2-byte elements, whole 64-byte lines on both sides. Zipping source rows 2k
+     * and 2k+1 (interleaving them element by element) makes a row of 32-bit pairs, and the 16 zipped
+     * rows of the tile's first 16 columns (and again of its last 16) form a 16x16 tile of pairs;
+     * transposing that leaves each pair's halves in order, so each 32-bit row out is a destination
+     * row of 32 elements. Each half: the zip and the first two rounds in registers, eight zipped rows
+     * at a time ({@link #tile32ShortFront}: sixteen at once is refused by C1, "out of virtual
+     * registers in LIR generator", and then never reaches C2), the rows through {@code w} (1 KiB),
+     * the last two rounds ({@link #tile16IntBack}). The source rows are read twice, the second time
+     * from L1.
      */
     static void tile32Short(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow,
                             MemorySegment w) {
-        for (int k = 0; k < 16; k++) {
-            ShortVector a = ShortVector.fromMemorySegment(S32, src, sb + 2L * k * sRow, NATIVE);
-            ShortVector b = ShortVector.fromMemorySegment(S32, src, sb + (2L * k + 1) * sRow, NATIVE);
-            ZIP_LO.selectFrom(a, b).intoMemorySegment(w, k * 64L, NATIVE);
-            ZIP_HI.selectFrom(a, b).intoMemorySegment(w, 1024 + k * 64L, NATIVE);
+        tile32ShortFront(src, sb, sRow, w, 0, 0);
+        tile32ShortFront(src, sb + 16 * sRow, sRow, w, 512, 0);
+        tile16IntBack(w, dst, db, dRow);
+        tile32ShortFront(src, sb, sRow, w, 0, 32);
+        tile32ShortFront(src, sb + 16 * sRow, sRow, w, 512, 32);
+        tile16IntBack(w, dst, db + 16 * dRow, dRow);
+    }
+
+    /**
+     * Lane indexes into {@code a ++ b} (32 shorts each) that zip lanes 0-15 of a and b (from 0), and
+     * lanes 16-31 (from 32): lane 2c takes a[c], lane 2c + 1 takes b[c].
+     */
+    private static final short[] ZIPS = zips();
+
+    private static short[] zips() {
+        short[] x = new short[64];
+        for (int c = 0; c < 64; c++) {
+            int half = c / 32 * 16;
+            int lane = c % 32;
+            x[c] = (short) ((lane & 1) == 0 ? half + lane / 2 : 32 + half + lane / 2);
         }
-        MemorySegment tile = w.asSlice(2048, 1024);
-        tile16Int(w, 0, 64, dst, db, dRow, tile);
-        tile16Int(w, 1024, 64, dst, db + 16 * dRow, dRow, tile);
+        return x;
+    }
+
+    /**
+     * Zips eight pairs of source rows (from {@code sb}), columns 0-15 ({@code zip} 0) or 16-31
+     * ({@code zip} 32), and runs the first two rounds of the 16x16 tile of pairs on them into
+     * {@code w} from {@code wo}.
+     */
+    private static void tile32ShortFront(MemorySegment src, long sb, long sRow, MemorySegment w, long wo, int zip) {
+        ShortVector z = ShortVector.fromArray(S32, ZIPS, zip);
+        ShortVector r0 = ShortVector.fromMemorySegment(S32, src, sb, NATIVE);
+        ShortVector r1 = ShortVector.fromMemorySegment(S32, src, sb + 1 * sRow, NATIVE);
+        ShortVector r2 = ShortVector.fromMemorySegment(S32, src, sb + 2 * sRow, NATIVE);
+        ShortVector r3 = ShortVector.fromMemorySegment(S32, src, sb + 3 * sRow, NATIVE);
+        ShortVector r4 = ShortVector.fromMemorySegment(S32, src, sb + 4 * sRow, NATIVE);
+        ShortVector r5 = ShortVector.fromMemorySegment(S32, src, sb + 5 * sRow, NATIVE);
+        ShortVector r6 = ShortVector.fromMemorySegment(S32, src, sb + 6 * sRow, NATIVE);
+        ShortVector r7 = ShortVector.fromMemorySegment(S32, src, sb + 7 * sRow, NATIVE);
+        ShortVector r8 = ShortVector.fromMemorySegment(S32, src, sb + 8 * sRow, NATIVE);
+        ShortVector r9 = ShortVector.fromMemorySegment(S32, src, sb + 9 * sRow, NATIVE);
+        ShortVector r10 = ShortVector.fromMemorySegment(S32, src, sb + 10 * sRow, NATIVE);
+        ShortVector r11 = ShortVector.fromMemorySegment(S32, src, sb + 11 * sRow, NATIVE);
+        ShortVector r12 = ShortVector.fromMemorySegment(S32, src, sb + 12 * sRow, NATIVE);
+        ShortVector r13 = ShortVector.fromMemorySegment(S32, src, sb + 13 * sRow, NATIVE);
+        ShortVector r14 = ShortVector.fromMemorySegment(S32, src, sb + 14 * sRow, NATIVE);
+        ShortVector r15 = ShortVector.fromMemorySegment(S32, src, sb + 15 * sRow, NATIVE);
+        IntVector a0 = z.selectFrom(r0, r1).reinterpretAsInts();
+        IntVector a1 = z.selectFrom(r2, r3).reinterpretAsInts();
+        IntVector a2 = z.selectFrom(r4, r5).reinterpretAsInts();
+        IntVector a3 = z.selectFrom(r6, r7).reinterpretAsInts();
+        IntVector a4 = z.selectFrom(r8, r9).reinterpretAsInts();
+        IntVector a5 = z.selectFrom(r10, r11).reinterpretAsInts();
+        IntVector a6 = z.selectFrom(r12, r13).reinterpretAsInts();
+        IntVector a7 = z.selectFrom(r14, r15).reinterpretAsInts();
+        IntVector b0 = IDX_IA1.selectFrom(a0, a1);
+        IntVector b1 = IDX_IB1.selectFrom(a0, a1);
+        IntVector b2 = IDX_IA1.selectFrom(a2, a3);
+        IntVector b3 = IDX_IB1.selectFrom(a2, a3);
+        IntVector b4 = IDX_IA1.selectFrom(a4, a5);
+        IntVector b5 = IDX_IB1.selectFrom(a4, a5);
+        IntVector b6 = IDX_IA1.selectFrom(a6, a7);
+        IntVector b7 = IDX_IB1.selectFrom(a6, a7);
+        IntVector c0 = IDX_IA2.selectFrom(b0, b2);
+        IntVector c2 = IDX_IB2.selectFrom(b0, b2);
+        IntVector c1 = IDX_IA2.selectFrom(b1, b3);
+        IntVector c3 = IDX_IB2.selectFrom(b1, b3);
+        IntVector c4 = IDX_IA2.selectFrom(b4, b6);
+        IntVector c6 = IDX_IB2.selectFrom(b4, b6);
+        IntVector c5 = IDX_IA2.selectFrom(b5, b7);
+        IntVector c7 = IDX_IB2.selectFrom(b5, b7);
+        c0.intoMemorySegment(w, wo, NATIVE);
+        c1.intoMemorySegment(w, wo + 64, NATIVE);
+        c2.intoMemorySegment(w, wo + 128, NATIVE);
+        c3.intoMemorySegment(w, wo + 192, NATIVE);
+        c4.intoMemorySegment(w, wo + 256, NATIVE);
+        c5.intoMemorySegment(w, wo + 320, NATIVE);
+        c6.intoMemorySegment(w, wo + 384, NATIVE);
+        c7.intoMemorySegment(w, wo + 448, NATIVE);
     }
 
     /**
