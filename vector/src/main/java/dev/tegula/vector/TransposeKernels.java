@@ -74,6 +74,22 @@ final class TransposeKernels {
     private static final ShortVector IDX_SB8 = shortIndex(8, false);
 
     /**
+     * Lane indexes into {@code a ++ b} (32 shorts each) that zip lanes 0-15 of a and b (from 0), and
+     * lanes 16-31 (from 32): lane 2c takes a[c], lane 2c + 1 takes b[c].
+     */
+    private static final short[] ZIPS = zips();
+
+    private static short[] zips() {
+        short[] x = new short[64];
+        for (int c = 0; c < 64; c++) {
+            int half = c / 32 * 16;
+            int lane = c % 32;
+            x[c] = (short) ((lane & 1) == 0 ? half + lane / 2 : 32 + half + lane / 2);
+        }
+        return x;
+    }
+
+    /**
      * The lane indexes of one round for the pair of rows (a, b = a + d): into the concatenation
      * {@code a ++ b} (16 lanes each), lane c of a' takes a[c] where bit d of c is clear and b[c - d]
      * where it is set; lane c of b' takes a[c + d] where clear and b[c] where set.
@@ -241,22 +257,6 @@ final class TransposeKernels {
         tile32ShortFront(src, sb, sRow, w, 0, 32);
         tile32ShortFront(src, sb + 16 * sRow, sRow, w, 512, 32);
         tile16IntBack(w, dst, db + 16 * dRow, dRow);
-    }
-
-    /**
-     * Lane indexes into {@code a ++ b} (32 shorts each) that zip lanes 0-15 of a and b (from 0), and
-     * lanes 16-31 (from 32): lane 2c takes a[c], lane 2c + 1 takes b[c].
-     */
-    private static final short[] ZIPS = zips();
-
-    private static short[] zips() {
-        short[] x = new short[64];
-        for (int c = 0; c < 64; c++) {
-            int half = c / 32 * 16;
-            int lane = c % 32;
-            x[c] = (short) ((lane & 1) == 0 ? half + lane / 2 : 32 + half + lane / 2);
-        }
-        return x;
     }
 
     /**
