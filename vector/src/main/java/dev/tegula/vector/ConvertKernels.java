@@ -125,7 +125,8 @@ final class ConvertKernels {
                 IntVector h = v.lanewise(VectorOperators.LSHR, 16);
                 IntVector code = v.add(h.and(1)).add(0x7FFF).lanewise(VectorOperators.LSHR, 16)
                         .blend(h.or(0x40), v.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000));
-                ((ShortVector) code.convertShape(VectorOperators.I2S, SR, 0)).intoMemorySegment(dst, (dO + k) * 2, NATIVE);
+                ((ShortVector) code.convertShape(VectorOperators.I2S, SR, 0))
+                        .intoMemorySegment(dst, (dO + k) * 2, NATIVE);
             }
         }
         for (; k < n; k++) {
@@ -222,7 +223,8 @@ final class ConvertKernels {
             IntVector h = v.lanewise(VectorOperators.LSHR, 16);
             IntVector code = v.add(h.and(1)).add(0x7FFF).lanewise(VectorOperators.LSHR, 16)
                     .blend(h.or(0x40), v.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000));
-            ((ShortVector) code.convertShape(VectorOperators.I2S, S16, 0)).intoMemorySegment(dst, db + r * dRow, NATIVE);
+            ((ShortVector) code.convertShape(VectorOperators.I2S, S16, 0))
+                    .intoMemorySegment(dst, db + r * dRow, NATIVE);
         }
     }
 }

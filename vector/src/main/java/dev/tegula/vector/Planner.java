@@ -26,10 +26,10 @@ import java.util.function.LongSupplier;
  * take successive parts, so each runs on data that is not in the caches, as in a whole relayout.
  * The kernels are first run until two runs agree and the JIT finished no compilation during the
  * second (so it has compiled them), then every candidate of a family runs {@link #TIMED_ROUNDS}
- * times, interleaved with the others; the fastest run counts, per byte. A measuring planner tries the families one after the other (loop orders,
- * staging, strips and band orders, blocks, tiles, thread splits), each starting from the best walk
- * so far, in two passes (the best of one family depends on the others'); an exhaustive one times
- * every combination. A timing on a part can mislead (a walk that is fast on 16 MiB need not be fast
+ * times, interleaved with the others; the fastest run counts, per byte. A measuring planner tries
+ * the families one after the other (loop orders, staging, strips and band orders, blocks, tiles,
+ * thread splits), each starting from the best walk so far, in two passes (the best of one family
+ * depends on the others'); an exhaustive one times every combination. A timing on a part can mislead (a walk that is fast on 16 MiB need not be fast
  * on the whole, whose pages, TLB reach and cache sets differ), so a final round runs the estimate,
  * the parts' winner and the {@link #FINALISTS} next fastest walks of the parts on the whole nest (up to
  * {@link #FINAL_BYTES}), each first warmed up on parts as the estimate is, then {@link #TIMED_ROUNDS}
