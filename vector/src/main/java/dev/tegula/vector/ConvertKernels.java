@@ -16,11 +16,11 @@ import jdk.incubator.vector.VectorSpecies;
  *
  * <p>Each {@link LoopNest} (in element units; source elements 4 bytes, destination 2) runs one of
  * three ways: runs contiguous on both sides convert a vector at a time; a transposing nest (the
- * innermost loop contiguous in the destination, another in the source) transposes 16×16 f32 tiles
- * in registers, as {@link TransposeKernels} does, and rounds each destination row as it is stored,
- * two tiles side by side so each destination row is written as a whole 64-byte line (512-bit
- * vectors only; other widths convert element by element there); anything else converts element
- * by element. Stateless and thread-safe.
+ * innermost loop contiguous in the destination, another in the source) rounds 32 source rows of 16
+ * f32 as it loads them, zips them in pairs and transposes the 16×16 tile of 32-bit pairs, as
+ * {@link TransposeKernels#tile32Short} does for bf16, so each destination row is written as a
+ * whole 64-byte line ({@link #tile32F32ToBf16}; 512-bit vectors and little-endian only, element by
+ * element elsewhere); anything else converts element by element. Stateless and thread-safe.
  *
  * <p>The vector rounding is written out in each loop that uses it, not called from a helper that
  * takes or returns a vector. C2 inlines a method of more than 35 bytes of bytecode only at call
@@ -37,7 +37,7 @@ final class ConvertKernels {
 
     private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
     private static final VectorSpecies<Integer> I16 = IntVector.SPECIES_512;
-    private static final VectorSpecies<Short> S16 = ShortVector.SPECIES_256;
+    private static final VectorSpecies<Short> S32 = ShortVector.SPECIES_512;
     /** The species of the run kernel: the widest int vectors, and shorts of the same lane count. */
     private static final VectorSpecies<Integer> IR = IntVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Short> SR = VectorSpecies.of(short.class,
@@ -175,7 +175,7 @@ final class ConvertKernels {
         }
         long fullI = 0;
         long fullJ = 0;
-        if (walk.tile() == 16 && nI >= 16 && nJ >= 32) {
+        if (walk.tile() == 16 && nI >= 16 && nJ >= 32 && NATIVE == ByteOrder.LITTLE_ENDIAN) {
             fullI = nI - nI % 16;
             fullJ = nJ - nJ % 32;
             long sRow = sJ * 4;
@@ -193,8 +193,7 @@ final class ConvertKernels {
                         for (long i = ib; i < iEnd; i += 16) {
                             long sb = srcStrip + i * 4;
                             long db = dstCol + i * dRow;
-                            tile16F32ToBf16(src, sb, sRow, dst, db, dRow, w);
-                            tile16F32ToBf16(src, sb + 16 * sRow, sRow, dst, db + 32, dRow, w);
+                            tile32F32ToBf16(src, sb, sRow, dst, db, dRow, w);
                         }
                     }
                 }
@@ -210,21 +209,86 @@ final class ConvertKernels {
     }
 
     /**
-     * One 16x16 f32 tile: transposed by {@link TransposeKernels#tile16Int} into the per-thread
-     * buffer {@code w} (in L1), then each row rounded to bf16 and stored (32 bytes). Converting as
-     * part of the transposing method is much slower: with sixteen conversions in it, C2 left some
-     * of them out of line, and a vector passed out of line is boxed.
+     * Lane indexes into {@code a ++ b} (32 shorts each, 16 ints seen as shorts) that zip the high
+     * halves of a's and b's ints: lane 2c takes a[2c + 1], lane 2c + 1 takes b[2c + 1] (little endian).
      */
-    static void tile16F32ToBf16(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow,
-                                MemorySegment w) {
-        TransposeKernels.tile16Int(src, sb, sRow, w, 0, 64, w);
-        for (int r = 0; r < 16; r++) {
-            IntVector v = IntVector.fromMemorySegment(I16, w, r * 64L, NATIVE);
-            IntVector h = v.lanewise(VectorOperators.LSHR, 16);
-            IntVector code = v.add(h.and(1)).add(0x7FFF).lanewise(VectorOperators.LSHR, 16)
-                    .blend(h.or(0x40), v.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000));
-            ((ShortVector) code.convertShape(VectorOperators.I2S, S16, 0))
-                    .intoMemorySegment(dst, db + r * dRow, NATIVE);
+    private static final ShortVector HIGH_ZIP = highZip();
+
+    private static ShortVector highZip() {
+        short[] x = new short[32];
+        for (int c = 0; c < 32; c++) {
+            x[c] = (short) ((c & 1) == 0 ? c + 1 : 32 + c);
         }
+        return ShortVector.fromArray(S32, x, 0);
+    }
+
+    /**
+     * 32 f32 source rows (from {@code sb}, {@code sRow} bytes apart) of 16 lanes each to 16 bf16
+     * destination rows of 32 elements, each a whole 64-byte line. Rounding is elementwise, so it is
+     * done first, on the rows as loaded; zipping the rounded codes of rows 2k and 2k+1 makes a row
+     * of 32-bit pairs, and the 16 zipped rows are a 16x16 tile of pairs, transposed as
+     * {@link TransposeKernels#tile32Short} transposes its pairs: each row out is a destination row.
+     * Four pairs of rows at a time go through the zip and the first two rounds into {@code w}
+     * ({@link #tile32F32ToBf16Front}), then the last two rounds store the lines. Little endian only.
+     */
+    static void tile32F32ToBf16(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow,
+                                MemorySegment w) {
+        tile32F32ToBf16Front(src, sb, sRow, w, 0);
+        tile32F32ToBf16Front(src, sb + 8 * sRow, sRow, w, 256);
+        tile32F32ToBf16Front(src, sb + 16 * sRow, sRow, w, 512);
+        tile32F32ToBf16Front(src, sb + 24 * sRow, sRow, w, 768);
+        TransposeKernels.tile16IntBack(w, dst, db, dRow);
+    }
+
+    /**
+     * Rounds eight f32 source rows, zips them in pairs into four rows of bf16 pairs and runs the
+     * first two rounds of the 16x16 tile of pairs on them, into {@code w} from {@code wo}.
+     */
+    private static void tile32F32ToBf16Front(MemorySegment src, long sb, long sRow, MemorySegment w, long wo) {
+        IntVector v0 = IntVector.fromMemorySegment(I16, src, sb, NATIVE);
+        IntVector v1 = IntVector.fromMemorySegment(I16, src, sb + sRow, NATIVE);
+        IntVector v2 = IntVector.fromMemorySegment(I16, src, sb + 2 * sRow, NATIVE);
+        IntVector v3 = IntVector.fromMemorySegment(I16, src, sb + 3 * sRow, NATIVE);
+        IntVector v4 = IntVector.fromMemorySegment(I16, src, sb + 4 * sRow, NATIVE);
+        IntVector v5 = IntVector.fromMemorySegment(I16, src, sb + 5 * sRow, NATIVE);
+        IntVector v6 = IntVector.fromMemorySegment(I16, src, sb + 6 * sRow, NATIVE);
+        IntVector v7 = IntVector.fromMemorySegment(I16, src, sb + 7 * sRow, NATIVE);
+        // each lane rounded in its high half: v + 0x7FFF + (h & 1), or v | 0x0040_0000 for a NaN
+        IntVector h0 = v0.lanewise(VectorOperators.LSHR, 16);
+        IntVector h1 = v1.lanewise(VectorOperators.LSHR, 16);
+        IntVector h2 = v2.lanewise(VectorOperators.LSHR, 16);
+        IntVector h3 = v3.lanewise(VectorOperators.LSHR, 16);
+        IntVector h4 = v4.lanewise(VectorOperators.LSHR, 16);
+        IntVector h5 = v5.lanewise(VectorOperators.LSHR, 16);
+        IntVector h6 = v6.lanewise(VectorOperators.LSHR, 16);
+        IntVector h7 = v7.lanewise(VectorOperators.LSHR, 16);
+        IntVector q0 = v0.add(h0.and(1)).add(0x7FFF)
+                .blend(v0.or(0x0040_0000), v0.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000));
+        IntVector q1 = v1.add(h1.and(1)).add(0x7FFF)
+                .blend(v1.or(0x0040_0000), v1.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000));
+        IntVector q2 = v2.add(h2.and(1)).add(0x7FFF)
+                .blend(v2.or(0x0040_0000), v2.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000));
+        IntVector q3 = v3.add(h3.and(1)).add(0x7FFF)
+                .blend(v3.or(0x0040_0000), v3.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000));
+        IntVector q4 = v4.add(h4.and(1)).add(0x7FFF)
+                .blend(v4.or(0x0040_0000), v4.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000));
+        IntVector q5 = v5.add(h5.and(1)).add(0x7FFF)
+                .blend(v5.or(0x0040_0000), v5.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000));
+        IntVector q6 = v6.add(h6.and(1)).add(0x7FFF)
+                .blend(v6.or(0x0040_0000), v6.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000));
+        IntVector q7 = v7.add(h7.and(1)).add(0x7FFF)
+                .blend(v7.or(0x0040_0000), v7.and(0x7FFF_FFFF).compare(VectorOperators.GT, 0x7F80_0000));
+        IntVector a0 = HIGH_ZIP.selectFrom(q0.reinterpretAsShorts(), q1.reinterpretAsShorts()).reinterpretAsInts();
+        IntVector a1 = HIGH_ZIP.selectFrom(q2.reinterpretAsShorts(), q3.reinterpretAsShorts()).reinterpretAsInts();
+        IntVector a2 = HIGH_ZIP.selectFrom(q4.reinterpretAsShorts(), q5.reinterpretAsShorts()).reinterpretAsInts();
+        IntVector a3 = HIGH_ZIP.selectFrom(q6.reinterpretAsShorts(), q7.reinterpretAsShorts()).reinterpretAsInts();
+        IntVector b0 = TransposeKernels.IDX_IA1.selectFrom(a0, a1);
+        IntVector b1 = TransposeKernels.IDX_IB1.selectFrom(a0, a1);
+        IntVector b2 = TransposeKernels.IDX_IA1.selectFrom(a2, a3);
+        IntVector b3 = TransposeKernels.IDX_IB1.selectFrom(a2, a3);
+        TransposeKernels.IDX_IA2.selectFrom(b0, b2).intoMemorySegment(w, wo, NATIVE);
+        TransposeKernels.IDX_IA2.selectFrom(b1, b3).intoMemorySegment(w, wo + 64, NATIVE);
+        TransposeKernels.IDX_IB2.selectFrom(b0, b2).intoMemorySegment(w, wo + 128, NATIVE);
+        TransposeKernels.IDX_IB2.selectFrom(b1, b3).intoMemorySegment(w, wo + 192, NATIVE);
     }
 }

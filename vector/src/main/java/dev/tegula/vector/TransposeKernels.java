@@ -56,10 +56,10 @@ final class TransposeKernels {
     static final ThreadLocal<MemorySegment> TILE_BUFFER = ThreadLocal.withInitial(
             () -> java.lang.foreign.Arena.ofAuto().allocate(1024, 64));
 
-    private static final IntVector IDX_IA1 = intIndex(1, true);
-    private static final IntVector IDX_IB1 = intIndex(1, false);
-    private static final IntVector IDX_IA2 = intIndex(2, true);
-    private static final IntVector IDX_IB2 = intIndex(2, false);
+    static final IntVector IDX_IA1 = intIndex(1, true);
+    static final IntVector IDX_IB1 = intIndex(1, false);
+    static final IntVector IDX_IA2 = intIndex(2, true);
+    static final IntVector IDX_IB2 = intIndex(2, false);
     private static final IntVector IDX_IA4 = intIndex(4, true);
     private static final IntVector IDX_IB4 = intIndex(4, false);
     private static final IntVector IDX_IA8 = intIndex(8, true);
@@ -396,7 +396,7 @@ final class TransposeKernels {
         c15.intoMemorySegment(w, 960, NATIVE);
     }
 
-    private static void tile16IntBack(MemorySegment w, MemorySegment dst, long db, long dRow) {
+    static void tile16IntBack(MemorySegment w, MemorySegment dst, long db, long dRow) {
         IntVector a0 = IntVector.fromMemorySegment(I16, w, 0, NATIVE);
         IntVector a1 = IntVector.fromMemorySegment(I16, w, 64, NATIVE);
         IntVector a2 = IntVector.fromMemorySegment(I16, w, 128, NATIVE);
