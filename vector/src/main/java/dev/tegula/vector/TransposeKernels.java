@@ -396,6 +396,10 @@ final class TransposeKernels {
         c15.intoMemorySegment(w, 960, NATIVE);
     }
 
+    /**
+     * The last two rounds of a 16x16 tile of ints: the 16 rows that the first two left in {@code w}
+     * (64 bytes apart) to 16 destination rows from {@code db}, {@code dRow} bytes apart.
+     */
     static void tile16IntBack(MemorySegment w, MemorySegment dst, long db, long dRow) {
         IntVector a0 = IntVector.fromMemorySegment(I16, w, 0, NATIVE);
         IntVector a1 = IntVector.fromMemorySegment(I16, w, 64, NATIVE);
