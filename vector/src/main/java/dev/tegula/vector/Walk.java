@@ -106,6 +106,21 @@ record Walk(LoopNest nest, int[] order, int split, int tile, long blockI, long b
         return nest.extents()[split];
     }
 
+    /**
+     * {@return the extent of one transpose block along the split loop}: {@code blockI} where the
+     * threads share the source-contiguous loop, {@code blockJ} where they share the innermost, 1
+     * for other loops and walks without blocks
+     */
+    long splitBlock() {
+        if (tile == 0 || paneled() || !nest.isTranspose()) {
+            return 1;
+        }
+        if (split == nest.sourceContiguousLoop()) {
+            return Math.max(1, blockI);
+        }
+        return split == nest.depth() - 1 ? Math.max(1, blockJ) : 1;
+    }
+
     /** {@return the parameters in text, without the nest: the form wisdom files keep} */
     @Override
     public String toString() {

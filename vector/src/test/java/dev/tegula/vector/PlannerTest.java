@@ -93,6 +93,34 @@ class PlannerTest {
     }
 
     @Test
+    void aPartGivesEachThreadAtLeastOneBlockAlongTheLoopTheThreadsShare() {
+        // 1024 source rows of 8192 f32: 64 KiB read and written per source row, so a part of about
+        // 16 MiB holds 256 of them, 128 per thread, under the blocks of up to 1024 rows
+        ArrayShape from = shape("f32[1024,8192]{1,0}");
+        ArrayShape to = shape("f32[1024,8192]{0,1}");
+        RelayoutPlan plan = new PlanCache(8, null).plan(from, to, Planning.MEASURE, 2);
+        long perSourceRow = 8192L * 8;
+        long perSourceColumn = 1024L * 8;
+        long whole = 1024L * 8192 * 8;
+        java.util.regex.Pattern blocked = java.util.regex.Pattern.compile("split=(\\d) .*block=(\\d+)x(\\d+)");
+        int checked = 0;
+        for (PlanMeasurement m : plan.measurements()) {
+            java.util.regex.Matcher b = blocked.matcher(m.candidate());
+            if (m.finalRound() || !b.find()) {
+                continue;   // the final round runs the whole nest; walks without blocks have no floor
+            }
+            // loop 0 is the source-contiguous loop (blocks of blockI), loop 1 the innermost (blockJ)
+            long floor = b.group(1).equals("0")
+                    ? 2 * Long.parseLong(b.group(2)) * perSourceColumn
+                    : 2 * Long.parseLong(b.group(3)) * perSourceRow;
+            assertTrue(m.bytes() >= Math.min(whole, floor), () -> m + ": under " + Math.min(whole, floor) + " bytes");
+            checked++;
+        }
+        assertTrue(checked > 0 || Candidates.tiles().length == 0, plan.measurements()::toString);
+        RelayoutProperties.checkPlan(from, to, plan);
+    }
+
+    @Test
     void theFinalRoundRunsTheEstimateAndThePartsFastestOnTheWholeNestAndKeepsItsFastestOrTheEstimate() {
         ArrayShape from = shape("f32[64,256,256]{2,1,0}");
         ArrayShape to = shape("f32[64,256,256]{1,2,0}");
