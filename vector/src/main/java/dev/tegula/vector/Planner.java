@@ -22,8 +22,8 @@ import java.util.function.LongSupplier;
  * candidates ({@link Planning#MEASURE}, {@link Planning#EXHAUSTIVE}).
  *
  * <p>Measuring times each candidate on a part of the largest nest: a range of its split loop worth
- * about {@link #PART_BYTES} (and at least a block along that loop per thread), cut between the
- * plan's threads as execution cuts it; successive runs
+ * about {@link #PART_BYTES} (more, up to {@link #MAX_PART_BYTES}, to hold a block along that loop
+ * per thread), cut between the plan's threads as execution cuts it; successive runs
  * take successive parts, so each runs on data that is not in the caches, as in a whole relayout.
  * The kernels are first run until two runs agree and the JIT finished no compilation during the
  * second (so it has compiled them), then every candidate of a family runs {@link #TIMED_ROUNDS}
@@ -46,6 +46,8 @@ final class Planner {
 
     /** Bytes (read and written) of the part each candidate is timed on. */
     static final long PART_BYTES = 16L << 20;
+    /** Bytes read and written a part may grow to, to hold a whole block per thread ({@code Timer.part}). */
+    static final long MAX_PART_BYTES = 64L << 20;
     /** Passes of a measuring planner over the families of candidates. */
     static final int MEASURE_PASSES = 2;
     /** Timed runs of each candidate; the fastest counts. */
@@ -354,15 +356,23 @@ final class Planner {
         }
 
         /**
-         * {@return the extent of the split loop that makes a part of about {@link #PART_BYTES}, and
-         * at least one of the walk's blocks along that loop per thread} A thinner piece would time
-         * a thinner walk than the whole runs: f32 → bf16 8192² transposed on two threads ran at
-         * 5.0 GB/s read + written on pieces of 170 source rows and at 19.4 on the whole.
+         * {@return the extent of the split loop that makes a part of about {@link #PART_BYTES}, or
+         * more, up to {@link #MAX_PART_BYTES}, where that gives each thread a whole block of the
+         * walk along that loop (or its whole share of the loop where that is less)} A thinner piece
+         * times a thinner walk than the whole runs: f32 → bf16 8192² transposed on two threads ran
+         * at 5.0 GB/s read + written on pieces of 170 source rows and at 19.4 on the whole. Where a
+         * block along the loop holds more than that bound (blocks of 512 slabs of 1 MiB), parts
+         * stay at their size and cut the block: timing every candidate on the whole array took
+         * seconds.
          */
         private long part(Walk w) {
             long e = w.splitExtent();
             double perIndex = (double) w.nest().elements() * (b + srcBytes) / e;
-            long p = Math.max((long) Math.ceil(PART_BYTES / perIndex), threads * w.splitBlock());
+            long p = (long) Math.ceil(PART_BYTES / perIndex);
+            long floor = threads * Math.min(w.splitBlock(), Math.max(1, e / threads));
+            if (floor > p && floor * perIndex <= MAX_PART_BYTES) {
+                p = floor;
+            }
             return Math.min(e, Math.max(p, threads));
         }
 
