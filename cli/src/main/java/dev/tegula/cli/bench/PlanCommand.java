@@ -159,9 +159,10 @@ public final class PlanCommand implements Callable<Integer> {
                         m.finalRound() ? "whole" : "part", m.bytes() / 1048576.0, m.nanos() / 1e6, m.gigabytesPerSecond()));
             }
             b.append('\n');
-            b.append("GB/s: bytes read and written over the fastest timed run. part: about 16 MiB of the buffers (up to 64 MiB"
-                    + " to hold a block per thread), where every candidate is compared; whole: the final round, the estimate and the parts' fastest on the"
-                    + " whole relayout (up to 1 GiB), where the fastest is chosen.\n");
+            b.append("GB/s: bytes read and written over the fastest timed run. part: about 16 MiB of the buffers"
+                    + " (up to 64 MiB to hold a block per thread), where every candidate is compared; whole: the final"
+                    + " round, the estimate and the parts' fastest on the whole relayout (up to 1 GiB), where the"
+                    + " fastest is chosen.\n");
         }
         b.append(String.format(Locale.ROOT, "chosen (%s, %s, %d %s): %s%n", plan.planning(), plan.origin(), plan.threads(),
                 plan.threads() == 1 ? "thread" : "threads", plan.walks().isEmpty() ? "no loop nests to walk"
