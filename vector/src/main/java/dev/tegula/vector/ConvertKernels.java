@@ -237,7 +237,7 @@ final class ConvertKernels {
         tile32F32ToBf16Front(src, sb + 8 * sRow, sRow, w, 256);
         tile32F32ToBf16Front(src, sb + 16 * sRow, sRow, w, 512);
         tile32F32ToBf16Front(src, sb + 24 * sRow, sRow, w, 768);
-        TransposeKernels.tile16IntBack(w, dst, db, dRow);
+        TransposeKernels.tile16IntBack(w, 0, dst, db, dRow);
     }
 
     /**

@@ -27,7 +27,7 @@ import jdk.incubator.vector.VectorSpecies;
  * and each destination row's piece of the block leaves it in one bulk copy. Remainders (rows and
  * columns beyond the last whole tile) go element by element.
  *
- * <p>Thread-safe; its only state is per-thread scratch (a 1 KiB tile buffer and, once used, the
+ * <p>Thread-safe; its only state is per-thread scratch (a 2 KiB tile buffer and, once used, the
  * 128 KiB staging buffer). Threads share work by calling it on disjoint ranges of I or J.
  */
 final class TransposeKernels {
@@ -52,9 +52,15 @@ final class TransposeKernels {
     private static final ThreadLocal<MemorySegment> STAGE_BUFFER = ThreadLocal.withInitial(
             () -> java.lang.foreign.Arena.ofAuto().allocate(STAGE_BYTES, 64));
 
-    /** The per-thread buffer a 16x16 tile's rows pass through between permute rounds (1 KiB, in L1). */
+    /** Bytes of {@link #TILE_BUFFER}: the rows of two 16x16 tiles of ints. */
+    static final long TILE_BUFFER_BYTES = 2048;
+
+    /**
+     * The per-thread buffer a tile's rows pass through between permute rounds (in L1): one 16x16
+     * tile of ints from 0, the second half of a 32x32 tile of 2-byte elements from 1024.
+     */
     static final ThreadLocal<MemorySegment> TILE_BUFFER = ThreadLocal.withInitial(
-            () -> java.lang.foreign.Arena.ofAuto().allocate(1024, 64));
+            () -> java.lang.foreign.Arena.ofAuto().allocate(TILE_BUFFER_BYTES, 64));
 
     static final IntVector IDX_IA1 = intIndex(1, true);
     static final IntVector IDX_IB1 = intIndex(1, false);
@@ -74,17 +80,16 @@ final class TransposeKernels {
     private static final ShortVector IDX_SB8 = shortIndex(8, false);
 
     /**
-     * Lane indexes into {@code a ++ b} (32 shorts each) that zip lanes 0-15 of a and b (from 0), and
-     * lanes 16-31 (from 32): lane 2c takes a[c], lane 2c + 1 takes b[c].
+     * Lane indexes into {@code a ++ b} (32 shorts each) that zip lanes 0-15 of a and b
+     * ({@code ZIP_LOW}) or lanes 16-31 ({@code ZIP_HIGH}): lane 2c takes a[c], lane 2c + 1 takes b[c].
      */
-    private static final short[] ZIPS = zips();
+    private static final ShortVector ZIP_LOW = ShortVector.fromArray(S32, zips(0), 0);
+    private static final ShortVector ZIP_HIGH = ShortVector.fromArray(S32, zips(16), 0);
 
-    private static short[] zips() {
-        short[] x = new short[64];
-        for (int c = 0; c < 64; c++) {
-            int half = c / 32 * 16;
-            int lane = c % 32;
-            x[c] = (short) ((lane & 1) == 0 ? half + lane / 2 : 32 + half + lane / 2);
+    private static short[] zips(int from) {
+        short[] x = new short[32];
+        for (int lane = 0; lane < 32; lane++) {
+            x[lane] = (short) ((lane & 1) == 0 ? from + lane / 2 : 32 + from + lane / 2);
         }
         return x;
     }
@@ -243,29 +248,30 @@ final class TransposeKernels {
      * and 2k+1 (interleaving them element by element) makes a row of 32-bit pairs, and the 16 zipped
      * rows of the tile's first 16 columns (and again of its last 16) form a 16x16 tile of pairs;
      * transposing that leaves each pair's halves in order, so each 32-bit row out is a destination
-     * row of 32 elements. Each half: the zip and the first two rounds in registers, eight zipped rows
-     * at a time ({@link #tile32ShortFront}: sixteen at once is refused by C1, "out of virtual
-     * registers in LIR generator", and then never reaches C2), the rows through {@code w} (1 KiB),
-     * the last two rounds ({@link #tile16IntBack}). The source rows are read twice, the second time
-     * from L1.
+     * row of 32 elements. Each source row is loaded once: {@link #tile32ShortFront} zips four row
+     * pairs into both halves and runs the first two rounds on each (a round of two pairs of zipped
+     * rows only mixes rows within a group of four), into {@code w} (the first half's 16 rows from 0,
+     * the second's from 1024); then the last two rounds of each half ({@link #tile16IntBack}). Eight
+     * row pairs into both halves in one method are refused by C1 ("out of virtual registers in LIR
+     * generator") and then never reach C2. Loading the rows again for each half (eight pairs into
+     * one half per call) ran 10-30% slower, in L1 and on a whole bf16 transpose.
      */
     static void tile32Short(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow,
                             MemorySegment w) {
-        tile32ShortFront(src, sb, sRow, w, 0, 0);
-        tile32ShortFront(src, sb + 16 * sRow, sRow, w, 512, 0);
-        tile16IntBack(w, dst, db, dRow);
-        tile32ShortFront(src, sb, sRow, w, 0, 32);
-        tile32ShortFront(src, sb + 16 * sRow, sRow, w, 512, 32);
-        tile16IntBack(w, dst, db + 16 * dRow, dRow);
+        tile32ShortFront(src, sb, sRow, w, 0);
+        tile32ShortFront(src, sb + 8 * sRow, sRow, w, 256);
+        tile32ShortFront(src, sb + 16 * sRow, sRow, w, 512);
+        tile32ShortFront(src, sb + 24 * sRow, sRow, w, 768);
+        tile16IntBack(w, 0, dst, db, dRow);
+        tile16IntBack(w, 1024, dst, db + 16 * dRow, dRow);
     }
 
     /**
-     * Zips eight pairs of source rows (from {@code sb}), columns 0-15 ({@code zip} 0) or 16-31
-     * ({@code zip} 32), and runs the first two rounds of the 16x16 tile of pairs on them into
-     * {@code w} from {@code wo}.
+     * Zips four pairs of source rows (from {@code sb}) into columns 0-15 and 16-31 of four rows of
+     * pairs each, and runs the first two rounds of the 16x16 tiles of pairs on them: into {@code w}
+     * from {@code wo} and from {@code wo + 1024}.
      */
-    private static void tile32ShortFront(MemorySegment src, long sb, long sRow, MemorySegment w, long wo, int zip) {
-        ShortVector z = ShortVector.fromArray(S32, ZIPS, zip);
+    private static void tile32ShortFront(MemorySegment src, long sb, long sRow, MemorySegment w, long wo) {
         ShortVector r0 = ShortVector.fromMemorySegment(S32, src, sb, NATIVE);
         ShortVector r1 = ShortVector.fromMemorySegment(S32, src, sb + 1 * sRow, NATIVE);
         ShortVector r2 = ShortVector.fromMemorySegment(S32, src, sb + 2 * sRow, NATIVE);
@@ -274,46 +280,30 @@ final class TransposeKernels {
         ShortVector r5 = ShortVector.fromMemorySegment(S32, src, sb + 5 * sRow, NATIVE);
         ShortVector r6 = ShortVector.fromMemorySegment(S32, src, sb + 6 * sRow, NATIVE);
         ShortVector r7 = ShortVector.fromMemorySegment(S32, src, sb + 7 * sRow, NATIVE);
-        ShortVector r8 = ShortVector.fromMemorySegment(S32, src, sb + 8 * sRow, NATIVE);
-        ShortVector r9 = ShortVector.fromMemorySegment(S32, src, sb + 9 * sRow, NATIVE);
-        ShortVector r10 = ShortVector.fromMemorySegment(S32, src, sb + 10 * sRow, NATIVE);
-        ShortVector r11 = ShortVector.fromMemorySegment(S32, src, sb + 11 * sRow, NATIVE);
-        ShortVector r12 = ShortVector.fromMemorySegment(S32, src, sb + 12 * sRow, NATIVE);
-        ShortVector r13 = ShortVector.fromMemorySegment(S32, src, sb + 13 * sRow, NATIVE);
-        ShortVector r14 = ShortVector.fromMemorySegment(S32, src, sb + 14 * sRow, NATIVE);
-        ShortVector r15 = ShortVector.fromMemorySegment(S32, src, sb + 15 * sRow, NATIVE);
-        IntVector a0 = z.selectFrom(r0, r1).reinterpretAsInts();
-        IntVector a1 = z.selectFrom(r2, r3).reinterpretAsInts();
-        IntVector a2 = z.selectFrom(r4, r5).reinterpretAsInts();
-        IntVector a3 = z.selectFrom(r6, r7).reinterpretAsInts();
-        IntVector a4 = z.selectFrom(r8, r9).reinterpretAsInts();
-        IntVector a5 = z.selectFrom(r10, r11).reinterpretAsInts();
-        IntVector a6 = z.selectFrom(r12, r13).reinterpretAsInts();
-        IntVector a7 = z.selectFrom(r14, r15).reinterpretAsInts();
-        IntVector b0 = IDX_IA1.selectFrom(a0, a1);
-        IntVector b1 = IDX_IB1.selectFrom(a0, a1);
-        IntVector b2 = IDX_IA1.selectFrom(a2, a3);
-        IntVector b3 = IDX_IB1.selectFrom(a2, a3);
-        IntVector b4 = IDX_IA1.selectFrom(a4, a5);
-        IntVector b5 = IDX_IB1.selectFrom(a4, a5);
-        IntVector b6 = IDX_IA1.selectFrom(a6, a7);
-        IntVector b7 = IDX_IB1.selectFrom(a6, a7);
-        IntVector c0 = IDX_IA2.selectFrom(b0, b2);
-        IntVector c2 = IDX_IB2.selectFrom(b0, b2);
-        IntVector c1 = IDX_IA2.selectFrom(b1, b3);
-        IntVector c3 = IDX_IB2.selectFrom(b1, b3);
-        IntVector c4 = IDX_IA2.selectFrom(b4, b6);
-        IntVector c6 = IDX_IB2.selectFrom(b4, b6);
-        IntVector c5 = IDX_IA2.selectFrom(b5, b7);
-        IntVector c7 = IDX_IB2.selectFrom(b5, b7);
-        c0.intoMemorySegment(w, wo, NATIVE);
-        c1.intoMemorySegment(w, wo + 64, NATIVE);
-        c2.intoMemorySegment(w, wo + 128, NATIVE);
-        c3.intoMemorySegment(w, wo + 192, NATIVE);
-        c4.intoMemorySegment(w, wo + 256, NATIVE);
-        c5.intoMemorySegment(w, wo + 320, NATIVE);
-        c6.intoMemorySegment(w, wo + 384, NATIVE);
-        c7.intoMemorySegment(w, wo + 448, NATIVE);
+        IntVector l0 = ZIP_LOW.selectFrom(r0, r1).reinterpretAsInts();
+        IntVector l1 = ZIP_LOW.selectFrom(r2, r3).reinterpretAsInts();
+        IntVector l2 = ZIP_LOW.selectFrom(r4, r5).reinterpretAsInts();
+        IntVector l3 = ZIP_LOW.selectFrom(r6, r7).reinterpretAsInts();
+        IntVector lb0 = IDX_IA1.selectFrom(l0, l1);
+        IntVector lb1 = IDX_IB1.selectFrom(l0, l1);
+        IntVector lb2 = IDX_IA1.selectFrom(l2, l3);
+        IntVector lb3 = IDX_IB1.selectFrom(l2, l3);
+        IDX_IA2.selectFrom(lb0, lb2).intoMemorySegment(w, wo, NATIVE);
+        IDX_IB2.selectFrom(lb0, lb2).intoMemorySegment(w, wo + 128, NATIVE);
+        IDX_IA2.selectFrom(lb1, lb3).intoMemorySegment(w, wo + 64, NATIVE);
+        IDX_IB2.selectFrom(lb1, lb3).intoMemorySegment(w, wo + 192, NATIVE);
+        IntVector h0 = ZIP_HIGH.selectFrom(r0, r1).reinterpretAsInts();
+        IntVector h1 = ZIP_HIGH.selectFrom(r2, r3).reinterpretAsInts();
+        IntVector h2 = ZIP_HIGH.selectFrom(r4, r5).reinterpretAsInts();
+        IntVector h3 = ZIP_HIGH.selectFrom(r6, r7).reinterpretAsInts();
+        IntVector hb0 = IDX_IA1.selectFrom(h0, h1);
+        IntVector hb1 = IDX_IB1.selectFrom(h0, h1);
+        IntVector hb2 = IDX_IA1.selectFrom(h2, h3);
+        IntVector hb3 = IDX_IB1.selectFrom(h2, h3);
+        IDX_IA2.selectFrom(hb0, hb2).intoMemorySegment(w, wo + 1024, NATIVE);
+        IDX_IB2.selectFrom(hb0, hb2).intoMemorySegment(w, wo + 1024 + 128, NATIVE);
+        IDX_IA2.selectFrom(hb1, hb3).intoMemorySegment(w, wo + 1024 + 64, NATIVE);
+        IDX_IB2.selectFrom(hb1, hb3).intoMemorySegment(w, wo + 1024 + 192, NATIVE);
     }
 
     /**
@@ -326,7 +316,7 @@ final class TransposeKernels {
      */
     static void tile16Int(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow, MemorySegment w) {
         tile16IntFront(src, sb, sRow, w);
-        tile16IntBack(w, dst, db, dRow);
+        tile16IntBack(w, 0, dst, db, dRow);
     }
 
     private static void tile16IntFront(MemorySegment src, long sb, long sRow, MemorySegment w) {
@@ -398,25 +388,26 @@ final class TransposeKernels {
 
     /**
      * The last two rounds of a 16x16 tile of ints: the 16 rows that the first two left in {@code w}
-     * (64 bytes apart) to 16 destination rows from {@code db}, {@code dRow} bytes apart.
+     * from {@code wo} (64 bytes apart) to 16 destination rows from {@code db}, {@code dRow} bytes
+     * apart.
      */
-    static void tile16IntBack(MemorySegment w, MemorySegment dst, long db, long dRow) {
-        IntVector a0 = IntVector.fromMemorySegment(I16, w, 0, NATIVE);
-        IntVector a1 = IntVector.fromMemorySegment(I16, w, 64, NATIVE);
-        IntVector a2 = IntVector.fromMemorySegment(I16, w, 128, NATIVE);
-        IntVector a3 = IntVector.fromMemorySegment(I16, w, 192, NATIVE);
-        IntVector a4 = IntVector.fromMemorySegment(I16, w, 256, NATIVE);
-        IntVector a5 = IntVector.fromMemorySegment(I16, w, 320, NATIVE);
-        IntVector a6 = IntVector.fromMemorySegment(I16, w, 384, NATIVE);
-        IntVector a7 = IntVector.fromMemorySegment(I16, w, 448, NATIVE);
-        IntVector a8 = IntVector.fromMemorySegment(I16, w, 512, NATIVE);
-        IntVector a9 = IntVector.fromMemorySegment(I16, w, 576, NATIVE);
-        IntVector a10 = IntVector.fromMemorySegment(I16, w, 640, NATIVE);
-        IntVector a11 = IntVector.fromMemorySegment(I16, w, 704, NATIVE);
-        IntVector a12 = IntVector.fromMemorySegment(I16, w, 768, NATIVE);
-        IntVector a13 = IntVector.fromMemorySegment(I16, w, 832, NATIVE);
-        IntVector a14 = IntVector.fromMemorySegment(I16, w, 896, NATIVE);
-        IntVector a15 = IntVector.fromMemorySegment(I16, w, 960, NATIVE);
+    static void tile16IntBack(MemorySegment w, long wo, MemorySegment dst, long db, long dRow) {
+        IntVector a0 = IntVector.fromMemorySegment(I16, w, wo, NATIVE);
+        IntVector a1 = IntVector.fromMemorySegment(I16, w, wo + 64, NATIVE);
+        IntVector a2 = IntVector.fromMemorySegment(I16, w, wo + 128, NATIVE);
+        IntVector a3 = IntVector.fromMemorySegment(I16, w, wo + 192, NATIVE);
+        IntVector a4 = IntVector.fromMemorySegment(I16, w, wo + 256, NATIVE);
+        IntVector a5 = IntVector.fromMemorySegment(I16, w, wo + 320, NATIVE);
+        IntVector a6 = IntVector.fromMemorySegment(I16, w, wo + 384, NATIVE);
+        IntVector a7 = IntVector.fromMemorySegment(I16, w, wo + 448, NATIVE);
+        IntVector a8 = IntVector.fromMemorySegment(I16, w, wo + 512, NATIVE);
+        IntVector a9 = IntVector.fromMemorySegment(I16, w, wo + 576, NATIVE);
+        IntVector a10 = IntVector.fromMemorySegment(I16, w, wo + 640, NATIVE);
+        IntVector a11 = IntVector.fromMemorySegment(I16, w, wo + 704, NATIVE);
+        IntVector a12 = IntVector.fromMemorySegment(I16, w, wo + 768, NATIVE);
+        IntVector a13 = IntVector.fromMemorySegment(I16, w, wo + 832, NATIVE);
+        IntVector a14 = IntVector.fromMemorySegment(I16, w, wo + 896, NATIVE);
+        IntVector a15 = IntVector.fromMemorySegment(I16, w, wo + 960, NATIVE);
         IntVector b0 = IDX_IA4.selectFrom(a0, a4);
         IntVector b4 = IDX_IB4.selectFrom(a0, a4);
         IntVector b1 = IDX_IA4.selectFrom(a1, a5);
