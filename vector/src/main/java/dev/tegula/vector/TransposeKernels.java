@@ -269,7 +269,9 @@ final class TransposeKernels {
     /**
      * Zips four pairs of source rows (from {@code sb}) into columns 0-15 and 16-31 of four rows of
      * pairs each, and runs the first two rounds of the 16x16 tiles of pairs on them: into {@code w}
-     * from {@code wo} and from {@code wo + 1024}.
+     * from {@code wo} and from {@code wo + 1024}. The two halves are written out: a helper for one
+     * would take the rows as vectors, and one over 35 bytes of bytecode can be left out of line and
+     * box them.
      */
     private static void tile32ShortFront(MemorySegment src, long sb, long sRow, MemorySegment w, long wo) {
         ShortVector r0 = ShortVector.fromMemorySegment(S32, src, sb, NATIVE);
