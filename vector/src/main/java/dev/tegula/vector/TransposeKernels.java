@@ -52,12 +52,15 @@ final class TransposeKernels {
     private static final ThreadLocal<MemorySegment> STAGE_BUFFER = ThreadLocal.withInitial(
             () -> java.lang.foreign.Arena.ofAuto().allocate(STAGE_BYTES, 64));
 
+    /** Bytes of one 16x16 tile of ints (16 rows of 64 bytes): where the second half of a 32x32 tile starts. */
+    private static final long TILE_BYTES = 1024;
+
     /** Bytes of {@link #TILE_BUFFER}: the rows of two 16x16 tiles of ints. */
-    static final long TILE_BUFFER_BYTES = 2048;
+    static final long TILE_BUFFER_BYTES = 2 * TILE_BYTES;
 
     /**
      * The per-thread buffer a tile's rows pass through between permute rounds (in L1): one 16x16
-     * tile of ints from 0, the second half of a 32x32 tile of 2-byte elements from 1024.
+     * tile of ints from 0, the second half of a 32x32 tile of 2-byte elements from {@code TILE_BYTES}.
      */
     static final ThreadLocal<MemorySegment> TILE_BUFFER = ThreadLocal.withInitial(
             () -> java.lang.foreign.Arena.ofAuto().allocate(TILE_BUFFER_BYTES, 64));
@@ -251,9 +254,9 @@ final class TransposeKernels {
      * row of 32 elements. Each source row is loaded once: {@link #tile32ShortFront} zips four row
      * pairs into both halves and runs the first two rounds on each (a round of two pairs of zipped
      * rows only mixes rows within a group of four), into {@code w} (the first half's 16 rows from 0,
-     * the second's from 1024); then the last two rounds of each half ({@link #tile16IntBack}). Eight
-     * row pairs into both halves in one method are refused by C1 ("out of virtual registers in LIR
-     * generator") and then never reach C2. Loading the rows again for each half (eight pairs into
+     * the second's from {@code TILE_BYTES}); then the last two rounds of each half
+     * ({@link #tile16IntBack}). Eight row pairs into both halves in one method are refused by C1
+     * ("out of virtual registers in LIR generator") and then never reach C2. Loading the rows again for each half (eight pairs into
      * one half per call) ran 10-30% slower, in L1 and on a whole bf16 transpose.
      */
     static void tile32Short(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow,
@@ -263,15 +266,15 @@ final class TransposeKernels {
         tile32ShortFront(src, sb + 16 * sRow, sRow, w, 512);
         tile32ShortFront(src, sb + 24 * sRow, sRow, w, 768);
         tile16IntBack(w, 0, dst, db, dRow);
-        tile16IntBack(w, 1024, dst, db + 16 * dRow, dRow);
+        tile16IntBack(w, TILE_BYTES, dst, db + 16 * dRow, dRow);
     }
 
     /**
      * Zips four pairs of source rows (from {@code sb}) into columns 0-15 and 16-31 of four rows of
      * pairs each, and runs the first two rounds of the 16x16 tiles of pairs on them: into {@code w}
-     * from {@code wo} and from {@code wo + 1024}. The two halves are written out: a helper for one
-     * would take the rows as vectors, and one over 35 bytes of bytecode can be left out of line and
-     * box them.
+     * from {@code wo} and from {@code wo + TILE_BYTES}. The two halves are written out: a helper for
+     * one would take the rows as vectors, and one over 35 bytes of bytecode can be left out of line
+     * and box them.
      */
     private static void tile32ShortFront(MemorySegment src, long sb, long sRow, MemorySegment w, long wo) {
         ShortVector r0 = ShortVector.fromMemorySegment(S32, src, sb, NATIVE);
@@ -302,10 +305,10 @@ final class TransposeKernels {
         IntVector hb1 = IDX_IB1.selectFrom(h0, h1);
         IntVector hb2 = IDX_IA1.selectFrom(h2, h3);
         IntVector hb3 = IDX_IB1.selectFrom(h2, h3);
-        IDX_IA2.selectFrom(hb0, hb2).intoMemorySegment(w, wo + 1024, NATIVE);
-        IDX_IB2.selectFrom(hb0, hb2).intoMemorySegment(w, wo + 1024 + 128, NATIVE);
-        IDX_IA2.selectFrom(hb1, hb3).intoMemorySegment(w, wo + 1024 + 64, NATIVE);
-        IDX_IB2.selectFrom(hb1, hb3).intoMemorySegment(w, wo + 1024 + 192, NATIVE);
+        IDX_IA2.selectFrom(hb0, hb2).intoMemorySegment(w, wo + TILE_BYTES, NATIVE);
+        IDX_IB2.selectFrom(hb0, hb2).intoMemorySegment(w, wo + TILE_BYTES + 128, NATIVE);
+        IDX_IA2.selectFrom(hb1, hb3).intoMemorySegment(w, wo + TILE_BYTES + 64, NATIVE);
+        IDX_IB2.selectFrom(hb1, hb3).intoMemorySegment(w, wo + TILE_BYTES + 192, NATIVE);
     }
 
     /**
