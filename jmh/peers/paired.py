@@ -13,7 +13,10 @@ GB/s here are bytes of the array (one side) per second, as in the report's resul
 
   python3 jmh/peers/paired.py --hptt PATH/hptt_driver [--rounds 5] [--cell f32_4d_3210:huge:1 ...]
 
-Cells whose case HPTT does not have (bf16) run Tegula only. Needs ./run bench (the JMH jar) and the
+Cells whose case HPTT does not have (bf16) run Tegula only. Where bf16_8192x8192_T and
+f32_8192x8192_T run with the same pages and threads, a second table gives bf16's GB/s over f32's per
+round (each side's faster planning mode): name those cells next to each other, so that the two run
+minutes, not a whole round, apart. Needs ./run bench (the JMH jar) and the
 HPTT driver built as jmh/peers/README.md says, with LD_LIBRARY_PATH set for it where needed.
 """
 import argparse
@@ -97,6 +100,19 @@ def main():
         print(f"| {case} | {pages} | {threads} | {len(runs)} | {est:.2f} | {meas:.2f} | {h:.2f} "
               f"| {statistics.median(rm):.2f} ({min(rm):.2f}–{max(rm):.2f}) "
               f"| {statistics.median(re_):.2f} ({min(re_):.2f}–{max(re_):.2f}) |")
+    pairs = [(pages, threads) for (case, pages, threads) in rows
+             if case == "bf16_8192x8192_T" and ("f32_8192x8192_T", pages, threads) in rows]
+    if pairs:
+        print()
+        print("| bf16 8192² ÷ f32 8192² | pages | threads | rounds | bf16 GB/s | f32 GB/s "
+              "| ratio per round, median (min–max) |")
+        print("|---|---|---:|---:|---:|---:|---|")
+        for pages, threads in pairs:
+            b = [max(x[0], x[1]) for x in rows[("bf16_8192x8192_T", pages, threads)]]
+            f = [max(x[0], x[1]) for x in rows[("f32_8192x8192_T", pages, threads)]]
+            r = [x / y for x, y in zip(b, f)]
+            print(f"| each side's faster mode | {pages} | {threads} | {len(r)} | {statistics.median(b):.2f} "
+                  f"| {statistics.median(f):.2f} | {statistics.median(r):.2f} ({min(r):.2f}–{max(r):.2f}) |")
 
 
 if __name__ == "__main__":
