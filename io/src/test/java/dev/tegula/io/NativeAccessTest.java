@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code --enable-native-access}: Tegula's modules on the module path (as a user's application
  * runs them) in a child JVM, which reports each module the JDK warns about. ffm makes them for
  * large host arrays (huge pages), for the file hints of a conversion (the C library binding is
- * ffm's) and for {@code Array.wrapAddress}; io only for DLPack. Under
+ * ffm's), for {@code Array.wrapAddress} and for the unchecked view a relayout of a confined arena's
+ * array runs on; io only for DLPack. Under
  * {@code --illegal-native-access=deny}, with native access for ffm alone, arrays and conversion
  * work and DLPack is refused.
  */
@@ -72,9 +73,9 @@ class NativeAccessTest {
     }
 
     @Test
-    void largeArraysConversionAndWrapAddressNeedItForFfmOnly() throws Exception {
-        Child c = run(List.of(), "large", "convert", "wrapAddress");
-        assertEquals(List.of("large ok", "convert ok", "wrapAddress ok"), c.steps());
+    void largeArraysConversionWrapAddressAndConfinedRelayoutsNeedItForFfmOnly() throws Exception {
+        Child c = run(List.of(), "large", "convert", "wrapAddress", "confinedRelayout");
+        assertEquals(List.of("large ok", "convert ok", "wrapAddress ok", "confinedRelayout ok"), c.steps());
         assertEquals(new TreeSet<>(List.of("dev.tegula.ffm")), c.warnedModules());
     }
 
@@ -102,8 +103,9 @@ class NativeAccessTest {
     }
 
     @Test
-    void deniedToBothArraysAndConversionFallBackAndWrapAddressIsRefused() throws Exception {
-        Child c = run(List.of("--illegal-native-access=deny"), "large", "convert", "wrapAddress");
-        assertEquals(List.of("large ok", "convert ok", "wrapAddress java.lang.IllegalCallerException"), c.steps());
+    void deniedToBothArraysConversionAndConfinedRelayoutsFallBackAndWrapAddressIsRefused() throws Exception {
+        Child c = run(List.of("--illegal-native-access=deny"), "large", "convert", "wrapAddress", "confinedRelayout");
+        assertEquals(List.of("large ok", "convert ok", "wrapAddress java.lang.IllegalCallerException", "confinedRelayout ok"),
+                c.steps());
     }
 }

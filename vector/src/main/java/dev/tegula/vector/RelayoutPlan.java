@@ -311,10 +311,13 @@ public final class RelayoutPlan {
     private void runNests(List<Walk> ws, boolean convert, MemorySegment src, MemorySegment dst,
                           ExecutorService executor, int parallelism, long minParallelBytes) {
         boolean parallel = executor != null && parallelism > 1 && ThreadAccess.fromAnyThread(src) && ThreadAccess.fromAnyThread(dst);
+        // the kernels see no confined arena (ThreadAccess.forThisCall); work on one stays on this thread
+        MemorySegment s = ThreadAccess.forThisCall(src);
+        MemorySegment d = ThreadAccess.forThisCall(dst);
         for (Walk w : ws) {
             long bytes = w.nest().elements() * elementBytes;
             boolean split = parallel && bytes >= minParallelBytes && w.splitExtent() >= 2;
-            run(w, convert, src, dst, split ? executor : null, parallelism);
+            run(w, convert, s, d, split ? executor : null, parallelism);
         }
     }
 

@@ -1,7 +1,15 @@
 package dev.tegula.ffm.internal;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.ValueLayout;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -19,5 +27,48 @@ class ThreadAccessTest {
         assertTrue(ThreadAccess.fromAnyThread(Arena.ofAuto().allocate(8)));
         assertTrue(ThreadAccess.fromAnyThread(Arena.global().allocate(8)));
         assertTrue(ThreadAccess.fromAnyThread(MemorySegment.ofArray(new byte[8])), "heap segments");
+    }
+
+    @Test
+    void aSegmentAnyThreadMayUseIsItsOwnViewForACall() {
+        try (Arena shared = Arena.ofShared()) {
+            MemorySegment s = shared.allocate(64);
+            assertSame(s, ThreadAccess.forThisCall(s));
+        }
+        MemorySegment heap = MemorySegment.ofArray(new int[4]);
+        assertSame(heap, ThreadAccess.forThisCall(heap));
+        MemorySegment global = Arena.global().allocate(8);
+        assertSame(global, ThreadAccess.forThisCall(global));
+    }
+
+    @Test
+    void aConfinedSegmentsViewIsTheSameMemoryForAnyThread() {
+        try (Arena confined = Arena.ofConfined()) {
+            MemorySegment s = confined.allocate(64);
+            MemorySegment view = ThreadAccess.forThisCall(s);
+            assertTrue(ThreadAccess.fromAnyThread(view), "the view checks no owner thread");
+            assertEquals(s.address(), view.address());
+            assertEquals(64, view.byteSize());
+            view.set(ValueLayout.JAVA_INT, 12, 0x12345678);
+            assertEquals(0x12345678, s.get(ValueLayout.JAVA_INT, 12));
+            assertThrows(IndexOutOfBoundsException.class, () -> view.get(ValueLayout.JAVA_BYTE, 64));
+            assertTrue(ThreadAccess.forThisCall(s.asReadOnly()).isReadOnly());
+        }
+    }
+
+    @Test
+    void aClosedOrForeignConfinedSegmentIsRefusedAsAnAccessWould() throws Exception {
+        Arena confined = Arena.ofConfined();
+        MemorySegment s = confined.allocate(8);
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> other.submit(() -> ThreadAccess.forThisCall(s)).get());
+            assertTrue(e.getCause() instanceof WrongThreadException, e.getCause().toString());
+        } finally {
+            other.shutdownNow();
+        }
+        confined.close();
+        assertThrows(IllegalStateException.class, () -> ThreadAccess.forThisCall(s));
     }
 }

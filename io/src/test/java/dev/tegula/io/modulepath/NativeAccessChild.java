@@ -43,6 +43,20 @@ public final class NativeAccessChild {
                         MemorySegment m = DLPack.export(a, arena);
                         DLPack.importTensor(m, arena);
                     }
+                    case "confinedRelayout" -> {
+                        try (Arena confined = Arena.ofConfined()) {
+                            Array a = Array.allocate(confined, ArrayShape.parse("f32[64,96]{1,0}"));
+                            for (long k = 0; k < 64 * 96; k++) {
+                                a.segment().setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, k, k);
+                            }
+                            Array t = dev.tegula.vector.Relayout.to(a, Layout.of(0, 1), confined);
+                            // element (5, 7) of the source: slot 5 * 96 + 7; transposed, slot 7 * 64 + 5
+                            float v = t.segment().getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, 7 * 64 + 5);
+                            if (v != 5 * 96 + 7) {
+                                throw new IllegalStateException("transposed element " + v);
+                            }
+                        }
+                    }
                     default -> throw new IllegalArgumentException(step);
                 }
                 System.out.println(step + " ok");
