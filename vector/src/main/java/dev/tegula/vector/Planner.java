@@ -154,8 +154,9 @@ final class Planner {
             });
         }
         try {
-            Timer timer = new Timer(nests.convert(), src, dst, (int) (to.slotBits() / 8), (int) (from.slotBits() / 8), t > 1 ? pool : null,
-                    t, largest);
+            // timed on what execution runs the kernels on (ThreadAccess.forThisCall)
+            Timer timer = new Timer(nests.convert(), ThreadAccess.forThisCall(src), ThreadAccess.forThisCall(dst),
+                    (int) (to.slotBits() / 8), (int) (from.slotBits() / 8), t > 1 ? pool : null, t, largest);
             LoopNest base = nests.nests().get(largest);
             Walk estimate = walks.get(largest);
             timer.warmUp(estimate);
