@@ -23,7 +23,7 @@ public final class ThreadAccess {
      * {@return {@code segment}, or where it belongs to a confined arena, a view of the same memory
      * that does not check its arena on each access} Kernels compiled after accesses of both
      * confined and shared segments check the arena inside their loops, where accesses of one kind
-     * let the JIT take the check out: relayouts of shared-arena arrays ran 15-30% slower in a
+     * let the JIT take the check out: relayouts of shared-arena arrays ran 15-20% slower in a
      * process that had also relayouted confined-arena ones. A confined arena is closed only by its
      * owner thread, so while the owner is inside one call that uses the view and lets it escape
      * nowhere, the memory stays valid.
