@@ -9,8 +9,10 @@ import dev.tegula.io.ConvertRules;
 import dev.tegula.io.TensorFiles;
 import dev.tegula.io.dlpack.DLPack;
 import dev.tegula.io.npy.Npy;
+import dev.tegula.vector.Relayout;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 
 /**
@@ -47,11 +49,11 @@ public final class NativeAccessChild {
                         try (Arena confined = Arena.ofConfined()) {
                             Array a = Array.allocate(confined, ArrayShape.parse("f32[64,96]{1,0}"));
                             for (long k = 0; k < 64 * 96; k++) {
-                                a.segment().setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, k, k);
+                                a.segment().setAtIndex(ValueLayout.JAVA_FLOAT, k, k);
                             }
-                            Array t = dev.tegula.vector.Relayout.to(a, Layout.of(0, 1), confined);
+                            Array t = Relayout.to(a, Layout.of(0, 1), confined);
                             // element (5, 7) of the source: slot 5 * 96 + 7; transposed, slot 7 * 64 + 5
-                            float v = t.segment().getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, 7 * 64 + 5);
+                            float v = t.segment().getAtIndex(ValueLayout.JAVA_FLOAT, 7 * 64 + 5);
                             if (v != 5 * 96 + 7) {
                                 throw new IllegalStateException("transposed element " + v);
                             }
