@@ -4,7 +4,10 @@
 //   g++ -O3 -march=native -fopenmp -I$HPTT/include hptt_driver.cpp -L$HPTT/lib -lhptt -o hptt_driver
 //   LD_LIBRARY_PATH=$HPTT/lib OMP_NUM_THREADS=2 ./hptt_driver --threads 1 --pages huge
 // Plans are HPTT's tuned ones (hptt::MEASURE: it times candidate plans for up to about 10 s per case)
-// unless --estimate asks for its untuned model-based plans (hptt::ESTIMATE).
+// unless --estimate asks for its untuned model-based plans (hptt::ESTIMATE). HPTT writes each block
+// out with non-temporal (streaming) stores, which Java cannot issue; --no-streaming runs the same
+// plan through HPTT's execute_expert<useStreamingStores = false> entry, with plain stores, to show
+// what those stores are worth on the machine. --print-plan prints each chosen plan (HPTT's own print).
 // Output: one line per case: median GB/s counted as bytes read + written (2 x array bytes), the median
 // GB/s of memcpy of the same bytes (split in `threads` parts), their ratio, and the planning time.
 // --case NAME (repeatable) runs only the named cases.
@@ -43,6 +46,8 @@ int main(int argc, char** argv) {
     std::vector<std::string> only;   // --case NAME (repeatable): just these cases
     bool huge = true;
     bool estimate = false;
+    bool streaming = true;
+    bool printPlan = false;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         if (a == "--threads") threads = atoi(argv[++i]);
@@ -51,7 +56,9 @@ int main(int argc, char** argv) {
         else if (a == "--estimate") estimate = true;
         else if (a == "--measure") estimate = false;
         else if (a == "--case") only.push_back(argv[++i]);
-        else { fprintf(stderr, "unknown option %s (--threads N, --reps N, --pages huge|4k, --estimate, --measure, --case NAME)\n", a.c_str()); return 2; }
+        else if (a == "--no-streaming") streaming = false;
+        else if (a == "--print-plan") printPlan = true;
+        else { fprintf(stderr, "unknown option %s (--threads N, --reps N, --pages huge|4k, --estimate, --measure, --no-streaming, --print-plan, --case NAME)\n", a.c_str()); return 2; }
     }
     std::vector<Case> cases = {
         {"f32_8192x8192_T", {8192, 8192}, {1, 0}},
@@ -61,8 +68,8 @@ int main(int argc, char** argv) {
         {"f32_4d_3210", {64, 64, 64, 64}, {3, 2, 1, 0}},
         {"f32_4d_0231", {64, 64, 64, 64}, {0, 2, 3, 1}},
     };
-    printf("# HPTT %s plans, %d thread(s), %s pages, %d repetitions, medians\n", estimate ? "ESTIMATE" : "MEASURE",
-           threads, huge ? "huge" : "4 KiB", reps);
+    printf("# HPTT %s plans, %s stores, %d thread(s), %s pages, %d repetitions, medians\n",
+           estimate ? "ESTIMATE" : "MEASURE", streaming ? "streaming" : "plain", threads, huge ? "huge" : "4 KiB", reps);
     printf("| case | HPTT GB/s | memcpy GB/s | ratio | planning s |\n|---|---:|---:|---:|---:|\n");
     for (const Case& c : cases) {
         if (!only.empty() && std::find(only.begin(), only.end(), std::string(c.name)) == only.end()) continue;
@@ -80,7 +87,14 @@ int main(int argc, char** argv) {
         auto plan = hptt::create_plan(c.perm.data(), dim, 1.0f, A, c.dims.data(), nullptr, 0.0f, B, nullptr,
                                       estimate ? hptt::ESTIMATE : hptt::MEASURE, threads, nullptr, true);
         double planning = seconds() - p0;
-        plan->execute();
+        if (printPlan) plan->print();
+        auto run = [&]() {
+            if (streaming) plan->execute();
+            // plain stores, beta = 0, threads spawned where there are several (as execute() does)
+            else if (threads > 1) plan->execute_expert<false, true, true>();
+            else plan->execute_expert<false, false, true>();
+        };
+        run();
         // check a few elements against B = A.transpose(perm) (row-major)
         std::vector<int> bd(dim);
         for (int k = 0; k < dim; k++) bd[k] = c.dims[c.perm[k]];
@@ -96,7 +110,7 @@ int main(int argc, char** argv) {
         std::vector<double> th, tc;
         for (int r = 0; r < reps; r++) {
             double t0 = seconds();
-            plan->execute();
+            run();
             double t1 = seconds();
 #pragma omp parallel for num_threads(threads)
             for (int k = 0; k < threads; k++) {

@@ -13,7 +13,9 @@ GB/s here are bytes of the array (one side) per second, as in the report's resul
 
   python3 jmh/peers/paired.py --hptt PATH/hptt_driver [--rounds 5] [--cell f32_4d_3210:huge:1 ...]
 
-Cells whose case HPTT does not have (bf16) run Tegula only. Where bf16_8192x8192_T and
+Cells whose case HPTT does not have (bf16) run Tegula only. With --plain-stores each round also runs
+HPTT's plan with plain stores in place of its non-temporal (streaming) ones, which Java cannot issue,
+and a third table sets Tegula's MEASURE against that. Where bf16_8192x8192_T and
 f32_8192x8192_T run with the same pages and threads, a second table gives bf16's GB/s over f32's per
 round (each side's faster planning mode): name those cells next to each other, so that the two run
 minutes, not a whole round, apart. Needs ./run bench (the JMH jar) and the
@@ -53,11 +55,13 @@ def tegula(case, pages, threads, warmup, iterations):
     return gbs
 
 
-def hptt(driver, case, pages, threads):
-    """HPTT MEASURE GB/s (array bytes) on the case, a fresh process."""
+def hptt(driver, case, pages, threads, streaming=True):
+    """HPTT MEASURE GB/s (array bytes) on the case, a fresh process; plain stores where not streaming."""
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    p = subprocess.run([driver, "--threads", str(threads), "--pages", pages, "--case", case], check=True,
-                       capture_output=True, text=True, env=env)
+    cmd = [driver, "--threads", str(threads), "--pages", pages, "--case", case]
+    if not streaming:
+        cmd.append("--no-streaming")
+    p = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env)
     for line in p.stdout.splitlines():
         m = re.match(r"\| (\S+) \| ([0-9.]+) \|", line)
         if m and m.group(1) == case:
@@ -72,6 +76,8 @@ def main():
     ap.add_argument("--warmup", type=int, default=4, help="JMH warmup iterations of 1 s")
     ap.add_argument("--iterations", type=int, default=6, help="JMH measurement iterations of 500 ms")
     ap.add_argument("--cell", action="append", help="CASE:PAGES:THREADS, e.g. f32_4d_3210:huge:1")
+    ap.add_argument("--plain-stores", action="store_true",
+                    help="also run HPTT's plan with plain stores in place of its streaming ones, each round")
     a = ap.parse_args()
     cells = [(c.split(":")[0], c.split(":")[1], int(c.split(":")[2])) for c in (a.cell or [])]
     if not cells:
@@ -82,9 +88,11 @@ def main():
             case, pages, threads = cell
             t = tegula(case, pages, threads, a.warmup, a.iterations)
             h = hptt(a.hptt, case, pages, threads) if case in HPTT_CASES else None
-            rows[cell].append((t["estimate"], t["measure"], h))
+            plain = hptt(a.hptt, case, pages, threads, False) if a.plain_stores and h else None
+            rows[cell].append((t["estimate"], t["measure"], h, plain))
             print(f"# round {r + 1} {case} {pages} {threads}T: Tegula ESTIMATE {t['estimate']:.2f}, "
-                  f"MEASURE {t['measure']:.2f}, HPTT MEASURE " + (f"{h:.2f}" if h else "–") + " GB/s", flush=True)
+                  f"MEASURE {t['measure']:.2f}, HPTT MEASURE " + (f"{h:.2f}" if h else "–")
+                  + (f", HPTT plain stores {plain:.2f}" if plain else "") + " GB/s", flush=True)
     print("| case | pages | threads | rounds | Tegula ESTIMATE | Tegula MEASURE | HPTT MEASURE "
           "| MEASURE ÷ HPTT, median (min–max) | ESTIMATE ÷ HPTT, median (min–max) |")
     print("|---|---|---:|---:|---:|---:|---:|---|---|")
@@ -100,6 +108,18 @@ def main():
         print(f"| {case} | {pages} | {threads} | {len(runs)} | {est:.2f} | {meas:.2f} | {h:.2f} "
               f"| {statistics.median(rm):.2f} ({min(rm):.2f}–{max(rm):.2f}) "
               f"| {statistics.median(re_):.2f} ({min(re_):.2f}–{max(re_):.2f}) |")
+    if a.plain_stores:
+        print()
+        print("| case | pages | threads | rounds | HPTT MEASURE | HPTT MEASURE, plain stores | Tegula MEASURE "
+              "| Tegula MEASURE ÷ HPTT plain stores, median (min–max) |")
+        print("|---|---|---:|---:|---:|---:|---:|---|")
+        for (case, pages, threads), runs in rows.items():
+            if runs[0][3] is None:
+                continue
+            rp = [x[1] / x[3] for x in runs]
+            print(f"| {case} | {pages} | {threads} | {len(runs)} | {statistics.median(x[2] for x in runs):.2f} "
+                  f"| {statistics.median(x[3] for x in runs):.2f} | {statistics.median(x[1] for x in runs):.2f} "
+                  f"| {statistics.median(rp):.2f} ({min(rp):.2f}–{max(rp):.2f}) |")
     pairs = [(pages, threads) for (case, pages, threads) in rows
              if case == "bf16_8192x8192_T" and ("f32_8192x8192_T", pages, threads) in rows]
     if pairs:
