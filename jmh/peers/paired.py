@@ -15,7 +15,7 @@ GB/s here are bytes of the array (one side) per second, as in the report's resul
 
 Cells whose case HPTT does not have (bf16) run Tegula only. With --plain-stores each round also runs
 HPTT's plan with plain stores in place of its non-temporal (streaming) ones, which Java cannot issue,
-and a third table sets Tegula's MEASURE against that. Where bf16_8192x8192_T and
+and a further table sets Tegula's MEASURE against that. Where bf16_8192x8192_T and
 f32_8192x8192_T run with the same pages and threads, a second table gives bf16's GB/s over f32's per
 round (each side's faster planning mode): name those cells next to each other, so that the two run
 minutes, not a whole round, apart. Needs ./run bench (the JMH jar) and the
