@@ -484,6 +484,31 @@ final class Candidates {
         return out.isEmpty() ? List.of(w) : List.copyOf(out.values());
     }
 
+    /**
+     * {@return walks like transposing {@code w} with the block edges next to its own on each side:
+     * each of {@link #BLOCK_EDGES} within one step of {@code w}'s (the same, halved, doubled), as
+     * {@link #blocks} allows them}; just {@code w} where it has no blocks
+     */
+    static List<Walk> blocksNear(LoopNest base, Walk w, int elementBytes) {
+        if (w.tile() == 0 || w.paneled()) {
+            return List.of(w);
+        }
+        List<Walk> all = blocks(base, w, elementBytes);
+        Map<String, Walk> out = new LinkedHashMap<>();
+        add(out, w);
+        for (Walk c : all) {
+            if (near(c.blockI(), w.blockI()) && near(c.blockJ(), w.blockJ())) {
+                add(out, c);
+            }
+        }
+        return List.copyOf(out.values());
+    }
+
+    /** {@return whether block edge {@code a} is {@code b}, half of it or twice it} */
+    private static boolean near(long a, long b) {
+        return a == b || a * 2 == b || a == b * 2;
+    }
+
     /** {@return walks like transposing {@code w} with each way of walking blocks (strips, staging, band order)} */
     static List<Walk> strips(LoopNest base, Walk w, int elementBytes) {
         if (w.tile() == 0) {

@@ -30,7 +30,8 @@ import java.util.function.LongSupplier;
  * times, interleaved with the others; the fastest run counts, per byte. A measuring planner tries
  * the families one after the other (loop orders, staging, strips and band orders, blocks, tiles,
  * thread splits), each starting from the best walk so far, in two passes (the best of one family
- * depends on the others'); an exhaustive one times every combination. A timing on a part can mislead (a walk that is fast on 16 MiB need not be fast
+ * depends on the others'; the second tries only blocks next to the best walk's, {@link #families});
+ * an exhaustive one times every combination. A timing on a part can mislead (a walk that is fast on 16 MiB need not be fast
  * on the whole, whose pages, TLB reach and cache sets differ), so a final round runs the estimate,
  * the parts' winner and the {@link #FINALISTS} next fastest walks of the parts on the whole nest (up to
  * {@link #FINAL_BYTES}), each first warmed up on parts as the estimate is, then {@link #TIMED_ROUNDS}
@@ -167,19 +168,10 @@ final class Planner {
             if (mode == Planning.EXHAUSTIVE) {
                 best = timer.fastest(Candidates.all(base, b, t, EXHAUSTIVE_LIMIT));
             } else {
-                List<BiFunction<LoopNest, Walk, List<Walk>>> families = new ArrayList<>();
-                families.add((n, w) -> Candidates.orders(n, w, b));
-                families.add((n, w) -> Candidates.stages(n, w, b));
-                families.add((n, w) -> Candidates.strips(n, w, b));
-                families.add((n, w) -> Candidates.blocks(n, w, b));
-                families.add((n, w) -> Candidates.tiles(n, w, b));
-                if (t > 1) {
-                    families.add((n, w) -> Candidates.splits(n, w, b));
-                }
                 // two passes: a family timed early (staging, say) is timed again once the later ones
                 // (strips, blocks) have moved the best walk, as their best values depend on each other
                 for (int pass = 0; pass < MEASURE_PASSES; pass++) {
-                    for (BiFunction<LoopNest, Walk, List<Walk>> family : families) {
+                    for (BiFunction<LoopNest, Walk, List<Walk>> family : families(b, t, pass)) {
                         List<Walk> candidates = family.apply(base, best);
                         if (candidates.size() > 1) {
                             best = timer.fastest(withFirst(best, candidates));
@@ -263,6 +255,26 @@ final class Planner {
     static long jitMillis() {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
+    }
+
+    /**
+     * {@return the families of candidates of pass {@code pass} of a measuring planner, in the order
+     * timed}: loop orders, staging, strips and band orders, blocks, tiles and (threads) split; blocks
+     * every way in the first pass, and next to the best walk's in the later ones
+     * ({@link Candidates#blocksNear}: the first pass has ranked the whole grid; timing all of it
+     * again took 160-200 ms of a 2.4 s plan of f32 8192² transposed, Intel Xeon, 512-bit vectors)
+     */
+    static List<BiFunction<LoopNest, Walk, List<Walk>>> families(int b, int threads, int pass) {
+        List<BiFunction<LoopNest, Walk, List<Walk>>> families = new ArrayList<>();
+        families.add((n, w) -> Candidates.orders(n, w, b));
+        families.add((n, w) -> Candidates.stages(n, w, b));
+        families.add((n, w) -> Candidates.strips(n, w, b));
+        families.add(pass == 0 ? (n, w) -> Candidates.blocks(n, w, b) : (n, w) -> Candidates.blocksNear(n, w, b));
+        families.add((n, w) -> Candidates.tiles(n, w, b));
+        if (threads > 1) {
+            families.add((n, w) -> Candidates.splits(n, w, b));
+        }
+        return families;
     }
 
     /** {@return the candidate families that vary a walk with panels besides its panel size: loop order, tile and (threads) split} */

@@ -392,6 +392,35 @@ class PlannerTest {
     }
 
     @Test
+    void theSecondPassTimesOnlyTheBlocksNextToTheBestWalks() {
+        if (TransposeKernels.TILE == 0) {
+            return;   // the scalar kernels take no blocks
+        }
+        // f32 2048² transposed: source rows 2048 slots apart, destination rows 2048 apart
+        LoopNest base = new LoopNest(new long[] {2048, 2048}, new long[] {1, 2048}, new long[] {2048, 1}, 0, 0);
+        Walk estimate = Candidates.estimate(base, 4);
+        Walk w = Candidates.of(base, estimate.order(), estimate.split(), estimate.tile(), 256, 64, estimate.strips(),
+                estimate.bands(), 0, 4);
+        List<Walk> grid = Planner.families(4, 1, 0).get(3).apply(base, w);
+        List<Walk> near = Planner.families(4, 1, 1).get(3).apply(base, w);
+        assertEquals(36, grid.size(), grid::toString);   // 32 to 1024 on each side
+        java.util.Set<String> blocks = new java.util.TreeSet<>();
+        for (Walk c : near) {
+            blocks.add(c.blockI() + "x" + c.blockJ());
+            assertEquals(w.toString().replaceAll("block=\\S+", ""), c.toString().replaceAll("block=\\S+", ""));
+        }
+        assertEquals(new java.util.TreeSet<>(List.of("128x32", "128x64", "128x128", "256x32", "256x64", "256x128",
+                "512x32", "512x64", "512x128")), blocks);
+        assertEquals(w.toString(), near.get(0).toString());   // the best walk itself is timed again, first
+        // a walk at the edge of the grid has fewer neighbours; a walk without blocks has none
+        Walk corner = Candidates.of(base, w.order(), w.split(), w.tile(), 1024, 32, w.strips(), w.bands(), 0, 4);
+        assertEquals(4, Candidates.blocksNear(base, corner, 4).size());
+        LoopNest copy = new LoopNest(new long[] {2048, 2048}, new long[] {2048, 1}, new long[] {2048, 1}, 0, 0);
+        Walk rows = Candidates.estimate(copy, 4);
+        assertEquals(List.of(rows.toString()), Candidates.blocksNear(copy, rows, 4).stream().map(Walk::toString).toList());
+    }
+
+    @Test
     void onlyALoopWhoseDestinationRegionIsDenseCanBeStaged() {
         // loops in destination order: dst strides 4096, 64, 1 (dense) -> every loop's region is a block
         LoopNest dense = new LoopNest(new long[] {8, 64, 64}, new long[] {1, 512, 8}, new long[] {4096, 64, 1}, 0, 0);
