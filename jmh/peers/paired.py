@@ -15,7 +15,9 @@ GB/s here are bytes of the array (one side) per second, as in the report's resul
 
 Cells whose case HPTT does not have (bf16) run Tegula only. With --plain-stores each round also runs
 HPTT's plan with plain stores in place of its non-temporal (streaming) ones, which Java cannot issue,
-and a further table sets Tegula's MEASURE against that. Where bf16_8192x8192_T and
+and a further table sets Tegula's MEASURE against that. With --walks each round's line names the
+walk the MEASURE fork chose (a cell whose MEASURE column varies from round to round may be the
+planner choosing differently, or the host). Where bf16_8192x8192_T and
 f32_8192x8192_T run with the same pages and threads, a second table gives bf16's GB/s over f32's per
 round (each side's faster planning mode): name those cells next to each other, so that the two run
 minutes, not a whole round, apart. Needs ./run bench (the JMH jar) and the
@@ -37,22 +39,39 @@ BYTES = {"f32_8192x8192_T": 256 << 20, "bf16_8192x8192_T": 128 << 20, "f32_3d_21
 
 
 def tegula(case, pages, threads, warmup, iterations):
-    """{planning: GB/s} of one JMH fork per planning mode (median of the measured iterations)."""
+    """{planning: GB/s} of one JMH fork per planning mode (median of the measured iterations), and
+    under "walk" the walk the MEASURE fork's plan for these threads chose, as its setup printed it."""
     bench = "RelayoutBench.relayout2$" if threads == 2 else "RelayoutBench.relayout$"
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         out = f.name
     cmd = [os.path.join(ROOT, "run"), "bench", bench, "-p", "relayoutCase=" + case, "-p", "pages=" + pages,
            "-p", "used=false", "-p", "planning=estimate,measure", "-f", "1", "-wi", str(warmup), "-w", "1s",
            "-i", str(iterations), "-r", "500ms", "-rf", "json", "-rff", out]
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    p = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     with open(out) as f:
         results = json.load(f)
     os.unlink(out)
-    gbs = {}
+    gbs = {"walk": chosen_walk(p.stdout, threads)}
     for r in results:
         ms = statistics.median(x for fork in r["primaryMetric"]["rawData"] for x in fork)
         gbs[r["params"]["planning"]] = BYTES[case] / (ms * 1e6)
     return gbs
+
+
+def chosen_walk(log, threads):
+    """{return the walk of the MEASURE fork's plan for this thread count, from the JMH log, or "?"}:
+    JMH heads each fork's output with its parameters, and the fork's setup prints its plans
+    ("# plan: ..." for one thread, "# plan for two threads: ...")."""
+    prefix = "# plan for two threads: " if threads == 2 else "# plan: "
+    measure = False
+    for line in log.splitlines():
+        if line.startswith("# Parameters:"):
+            measure = "planning = measure" in line
+        elif measure and line.startswith(prefix):
+            w = re.search(r"walk (.*?) \(", line)
+            if w:
+                return w.group(1)
+    return "?"
 
 
 def hptt(driver, case, pages, threads, streaming=True):
@@ -78,6 +97,8 @@ def main():
     ap.add_argument("--cell", action="append", help="CASE:PAGES:THREADS, e.g. f32_4d_3210:huge:1")
     ap.add_argument("--plain-stores", action="store_true",
                     help="also run HPTT's plan with plain stores in place of its streaming ones, each round")
+    ap.add_argument("--walks", action="store_true",
+                    help="also print, each round, the walk the MEASURE fork's plan chose")
     a = ap.parse_args()
     cells = [(c.split(":")[0], c.split(":")[1], int(c.split(":")[2])) for c in (a.cell or [])]
     if not cells:
@@ -92,7 +113,8 @@ def main():
             rows[cell].append((t["estimate"], t["measure"], h, plain))
             print(f"# round {r + 1} {case} {pages} {threads}T: Tegula ESTIMATE {t['estimate']:.2f}, "
                   f"MEASURE {t['measure']:.2f}, HPTT MEASURE " + (f"{h:.2f}" if h else "–")
-                  + (f", HPTT plain stores {plain:.2f}" if plain else "") + " GB/s", flush=True)
+                  + (f", HPTT plain stores {plain:.2f}" if plain else "") + " GB/s"
+                  + (f"; MEASURE chose {t['walk']}" if a.walks else ""), flush=True)
     print("| case | pages | threads | rounds | Tegula ESTIMATE | Tegula MEASURE | HPTT MEASURE "
           "| MEASURE ÷ HPTT, median (min–max) | ESTIMATE ÷ HPTT, median (min–max) |")
     print("|---|---|---:|---:|---:|---:|---:|---|---|")
