@@ -108,11 +108,16 @@ record Walk(LoopNest nest, int[] order, int split, int tile, long blockI, long b
 
     /**
      * {@return the extent of one transpose block along the split loop}: {@code blockI} where the
-     * threads share the source-contiguous loop, {@code blockJ} where they share the innermost, 1
-     * for other loops and walks without blocks
+     * threads share the source-contiguous loop, {@code blockJ} where they share the innermost; for a
+     * walk with panels, the panel's extent where the threads share a panel loop; 1 for other loops
+     * and walks without blocks
      */
     long splitBlock() {
-        if (tile == 0 || paneled() || !nest.isTranspose()) {
+        if (paneled()) {
+            int[] loops = panelLoops(nest);
+            return split == loops[0] ? panelOuter : split == loops[1] ? panelInner : 1;
+        }
+        if (tile == 0 || !nest.isTranspose()) {
             return 1;
         }
         if (split == nest.sourceContiguousLoop()) {

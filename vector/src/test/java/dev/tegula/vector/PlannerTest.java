@@ -369,6 +369,48 @@ class PlannerTest {
     }
 
     @Test
+    void threadsSharingAPanelLoopAreCutOnWholePanels() {
+        if (TransposeKernels.TILE == 0) {
+            return;   // the scalar kernels have no panels
+        }
+        // a 4-D reversal: dimensions 0 and 3 make the transposed pair, 1 and 2 the panel loops (16 each)
+        ArrayShape from = shape("f32[32,16,16,32]{3,2,1,0}");
+        ArrayShape to = from.withLayout(dev.tegula.core.Layout.of(0, 1, 2, 3));
+        RelayoutPlan estimate = Planner.plan(from, to, null, null, Planning.ESTIMATE, 1, null, null, null, null);
+        RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) estimate.strategy();
+        int b = nests.walkBytes(4);
+        LoopNest base = nests.nests().get(0);
+        Walk any = Candidates.panels(base, estimate.walkList().get(0), b).stream().filter(Walk::paneled)
+                .findFirst().orElseThrow();
+        int[] loops = Walk.panelLoops(any.nest());
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            for (int k = 0; k < 2; k++) {
+                Walk w = Candidates.of(base, any.order(), loops[k], any.tile(), 0, 0, Walk.Strips.SOURCE,
+                        Walk.Bands.SOURCE, 0, 4, 2, b);
+                long panel = k == 0 ? 4 : 2;
+                assertEquals(panel, w.splitBlock(), w.toString());
+                assertEquals(panel, RelayoutPlan.alignment(w), w.toString());
+                // four tasks share 16 indices: each part (4) and piece holds whole panels, where eighths
+                // of a part would be single indices
+                List<long[]> runs = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+                Tasks.forEachPart(pool, 4, w.splitExtent(), RelayoutPlan.alignment(w),
+                        (lo, hi) -> runs.add(new long[] {lo, hi}));
+                assertTrue(runs.size() >= 4, w.toString());
+                for (long[] r : runs) {
+                    assertEquals(0, r[0] % panel, w + ": run " + r[0] + ".." + r[1]);
+                    assertEquals(0, r[1] % panel, w + ": run " + r[0] + ".." + r[1]);
+                }
+                RelayoutPlan plan = new RelayoutPlan(from, to, nests, List.of(w), null, null, Planning.MEASURE, 4,
+                        "measured", List.of());
+                RelayoutProperties.checkPlan(from, to, plan, pool, 4);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void measuringAPanelledEstimateAlsoVariesTheWalksWithoutPanels() {
         if (TransposeKernels.TILE == 0) {
             return;   // the scalar kernels have no panels
