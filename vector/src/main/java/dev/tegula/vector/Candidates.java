@@ -38,7 +38,7 @@ final class Candidates {
     /** The estimate's panels, in bytes. */
     static final long ESTIMATE_PANEL_BYTES = 1L << 20;
     /** Panel sizes the measuring planner tries, in bytes (L2-sized: the panel is staged whole). */
-    static final long[] PANEL_BYTES = {512L << 10, 1L << 20};
+    static final long[] PANEL_BYTES = {256L << 10, 512L << 10, 1L << 20};
     /** At most this many loops are permuted in every order; more are tried in a few orders only. */
     static final int MAX_PERMUTED_LOOPS = 4;
 
