@@ -162,8 +162,9 @@ final class Candidates {
 
     /**
      * {@return walks like {@code w} that go panel by panel, panels of about each size of
-     * {@link #PANEL_BYTES} cut every way between the two panel loops (powers of two), and {@code w}
-     * without panels (with the blocks and strips of {@link #estimateWithoutPanels} where {@code w}
+     * {@link #PANEL_BYTES} cut every way between the two panel loops (powers of two), threads
+     * sharing the panel loop the panel is narrower along (where {@code w}'s threads share a panel
+     * loop or the transpose's own), and {@code w} without panels (with the blocks and strips of {@link #estimateWithoutPanels} where {@code w}
      * had panels)}; just {@code w} where the nest
      * has no panel loops
      */
@@ -188,8 +189,13 @@ final class Candidates {
         for (long target : PANEL_BYTES) {
             long indices = target / pair;   // panel indices (outer x inner) of this size
             for (long inner = 1; inner <= indices; inner *= 2) {
-                add(out, of(base, w.order(), split, w.tile(), 0, 0, Strips.SOURCE, Bands.SOURCE, 0,
-                        Math.min(indices / inner, e[loops[0]]), Math.min(inner, e[loops[1]]), elementBytes));
+                long po = Math.min(indices / inner, e[loops[0]]);
+                long pi = Math.min(inner, e[loops[1]]);
+                // threads sharing a panel loop share the one the panel is narrower along: more panels
+                // to share, and a measuring part (a few indices of that loop) holds whole panels
+                int s = split != loops[0] && split != loops[1] || po == pi ? split : po < pi ? loops[0] : loops[1];
+                add(out, of(base, w.order(), s, w.tile(), 0, 0, Strips.SOURCE, Bands.SOURCE, 0, po, pi,
+                        elementBytes));
             }
         }
         return List.copyOf(out.values());

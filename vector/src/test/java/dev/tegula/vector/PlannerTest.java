@@ -411,6 +411,31 @@ class PlannerTest {
     }
 
     @Test
+    void panelCandidatesShareTheLoopThePanelIsNarrowerAlong() {
+        if (TransposeKernels.TILE == 0) {
+            return;   // the scalar kernels have no panels
+        }
+        ArrayShape from = shape("f32[64,64,64,64]{3,2,1,0}");
+        ArrayShape to = from.withLayout(dev.tegula.core.Layout.of(0, 1, 2, 3));
+        RelayoutPlan estimate = Planner.plan(from, to, null, null, Planning.ESTIMATE, 2, null, null, null, null);
+        RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) estimate.strategy();
+        int b = nests.walkBytes(4);
+        List<Walk> panels = Candidates.panels(nests.nests().get(0), estimate.walkList().get(0), b).stream()
+                .filter(Walk::paneled).toList();
+        // panels of 256 KiB, 512 KiB and 1 MiB of 16 KiB pairs (16, 32 and 64 indices), each cut every
+        // way between the two loops in powers of two
+        assertEquals(5 + 6 + 7, panels.size(), panels::toString);
+        for (Walk w : panels) {
+            int[] loops = Walk.panelLoops(w.nest());
+            long narrow = Math.min(w.panelOuter(), w.panelInner());
+            assertEquals(narrow, w.splitBlock(), w.toString());
+            if (w.panelOuter() != w.panelInner()) {
+                assertEquals(w.panelOuter() < w.panelInner() ? loops[0] : loops[1], w.split(), w.toString());
+            }
+        }
+    }
+
+    @Test
     void measuringAPanelledEstimateAlsoVariesTheWalksWithoutPanels() {
         if (TransposeKernels.TILE == 0) {
             return;   // the scalar kernels have no panels
