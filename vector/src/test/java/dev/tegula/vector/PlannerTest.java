@@ -368,26 +368,34 @@ class PlannerTest {
                 Planning.ESTIMATE, 1, null, null, null, null).walkList().get(0).paneled());
     }
 
+    /** An f32 4-D reversal, its nests, and the panel walks of its estimate's panel family. */
+    private record Reversal(ArrayShape from, ArrayShape to, RelayoutStrategy.Nests nests, List<Walk> panels) {
+    }
+
+    private static Reversal reversal(String source) {
+        ArrayShape from = shape(source);
+        ArrayShape to = from.withLayout(dev.tegula.core.Layout.of(0, 1, 2, 3));
+        RelayoutPlan estimate = Planner.plan(from, to, null, null, Planning.ESTIMATE, 1, null, null, null, null);
+        RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) estimate.strategy();
+        List<Walk> panels = Candidates.panels(nests.nests().get(0), estimate.walkList().get(0), nests.walkBytes(4))
+                .stream().filter(Walk::paneled).toList();
+        return new Reversal(from, to, nests, panels);
+    }
+
     @Test
     void threadsSharingAPanelLoopAreCutOnWholePanels() {
         if (TransposeKernels.TILE == 0) {
             return;   // the scalar kernels have no panels
         }
         // a 4-D reversal: dimensions 0 and 3 make the transposed pair, 1 and 2 the panel loops (16 each)
-        ArrayShape from = shape("f32[32,16,16,32]{3,2,1,0}");
-        ArrayShape to = from.withLayout(dev.tegula.core.Layout.of(0, 1, 2, 3));
-        RelayoutPlan estimate = Planner.plan(from, to, null, null, Planning.ESTIMATE, 1, null, null, null, null);
-        RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) estimate.strategy();
-        int b = nests.walkBytes(4);
-        LoopNest base = nests.nests().get(0);
-        Walk any = Candidates.panels(base, estimate.walkList().get(0), b).stream().filter(Walk::paneled)
-                .findFirst().orElseThrow();
+        Reversal rev = reversal("f32[32,16,16,32]{3,2,1,0}");
+        Walk any = rev.panels().getFirst();
         int[] loops = Walk.panelLoops(any.nest());
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
             for (int k = 0; k < 2; k++) {
-                Walk w = Candidates.of(base, any.order(), loops[k], any.tile(), 0, 0, Walk.Strips.SOURCE,
-                        Walk.Bands.SOURCE, 0, 4, 2, b);
+                Walk w = Candidates.of(rev.nests().nests().get(0), any.order(), loops[k], any.tile(), 0, 0,
+                        Walk.Strips.SOURCE, Walk.Bands.SOURCE, 0, 4, 2, rev.nests().walkBytes(4));
                 long panel = k == 0 ? 4 : 2;
                 assertEquals(panel, w.splitBlock(), w.toString());
                 assertEquals(panel, RelayoutPlan.alignment(w), w.toString());
@@ -401,9 +409,9 @@ class PlannerTest {
                     assertEquals(0, r[0] % panel, w + ": run " + r[0] + ".." + r[1]);
                     assertEquals(0, r[1] % panel, w + ": run " + r[0] + ".." + r[1]);
                 }
-                RelayoutPlan plan = new RelayoutPlan(from, to, nests, List.of(w), null, null, Planning.MEASURE, 4,
-                        "measured", List.of());
-                RelayoutProperties.checkPlan(from, to, plan, pool, 4);
+                RelayoutPlan plan = new RelayoutPlan(rev.from(), rev.to(), rev.nests(), List.of(w), null, null,
+                        Planning.MEASURE, 4, "measured", List.of());
+                RelayoutProperties.checkPlan(rev.from(), rev.to(), plan, pool, 4);
             }
         } finally {
             pool.shutdownNow();
@@ -415,13 +423,7 @@ class PlannerTest {
         if (TransposeKernels.TILE == 0) {
             return;   // the scalar kernels have no panels
         }
-        ArrayShape from = shape("f32[64,64,64,64]{3,2,1,0}");
-        ArrayShape to = from.withLayout(dev.tegula.core.Layout.of(0, 1, 2, 3));
-        RelayoutPlan estimate = Planner.plan(from, to, null, null, Planning.ESTIMATE, 2, null, null, null, null);
-        RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) estimate.strategy();
-        int b = nests.walkBytes(4);
-        List<Walk> panels = Candidates.panels(nests.nests().get(0), estimate.walkList().get(0), b).stream()
-                .filter(Walk::paneled).toList();
+        List<Walk> panels = reversal("f32[64,64,64,64]{3,2,1,0}").panels();
         // panels of 256 KiB, 512 KiB and 1 MiB of 16 KiB pairs (16, 32 and 64 indices), each cut every
         // way between the two loops in powers of two
         assertEquals(5 + 6 + 7, panels.size(), panels::toString);
