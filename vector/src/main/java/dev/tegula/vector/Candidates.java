@@ -164,9 +164,9 @@ final class Candidates {
      * {@return walks like {@code w} that go panel by panel, panels of about each size of
      * {@link #PANEL_BYTES} cut every way between the two panel loops (powers of two), threads
      * sharing the panel loop the panel is narrower along (where {@code w}'s threads share a panel
-     * loop or the transpose's own), and {@code w} without panels (with the blocks and strips of {@link #estimateWithoutPanels} where {@code w}
-     * had panels)}; just {@code w} where the nest
-     * has no panel loops
+     * loop or the transpose's own), and {@code w} without panels (with the blocks and strips of
+     * {@link #estimateWithoutPanels} where {@code w} had panels)}; just {@code w} where the nest has
+     * no panel loops
      */
     static List<Walk> panels(LoopNest base, Walk w, int elementBytes) {
         Map<String, Walk> out = new LinkedHashMap<>();
