@@ -178,13 +178,9 @@ final class Planner {
                         }
                     }
                 }
-                // then panels of the best walk (4-D and deeper transposes); where one wins, its loop
-                // order, tile and thread split are timed again (a panel has no blocks or strips)
-                List<Walk> panelWalks = new ArrayList<>(Candidates.panels(base, best, b));
-                if (estimate.paneled()) {
-                    panelWalks.add(estimate);   // withFirst keeps one of each walk
-                }
-                List<Walk> panels = withFirst(best, panelWalks);
+                // then panels (4-D and deeper transposes); where one wins, its loop order, tile and
+                // thread split are timed again (a panel has no blocks or strips)
+                List<Walk> panels = withFirst(best, panelCandidates(base, best, estimate, b));
                 if (panels.size() > 1) {
                     best = timer.fastest(panels);
                     if (best.paneled()) {
@@ -220,6 +216,26 @@ final class Planner {
                 pool.shutdownNow();
             }
         }
+    }
+
+    /**
+     * {@return the panel family: panels of every size in {@code best}'s loop order, tile and thread
+     * split ({@link Candidates#panels}), and where the estimate goes panel by panel, the estimate and
+     * panels in its loop order and tile too} The best loop order of walks without panels need not be
+     * the best with panels: f32 64⁴ (3,2,1,0) on two threads, planned in a JVM that had planned for
+     * one thread, found order 1,2,0,3 best without panels in 5 of 10 processes and then timed panels
+     * in that order only (chosen: 15.0–15.9 GB/s read + written in the final round), where others
+     * timed 4×4 panels in the estimate's order 2,1,0,3 at 16.9–21.3 (Intel Xeon, 512-bit vectors).
+     */
+    static List<Walk> panelCandidates(LoopNest base, Walk best, Walk estimate, int b) {
+        List<Walk> out = new ArrayList<>(Candidates.panels(base, best, b));
+        if (estimate.paneled()) {
+            out.add(estimate);
+            if (!java.util.Arrays.equals(estimate.order(), best.order()) || estimate.tile() != best.tile()) {
+                out.addAll(Candidates.panels(base, estimate, b));
+            }
+        }
+        return out;   // withFirst keeps one of each walk
     }
 
     /**

@@ -368,8 +368,9 @@ class PlannerTest {
                 Planning.ESTIMATE, 1, null, null, null, null).walkList().get(0).paneled());
     }
 
-    /** An f32 4-D reversal, its nests, and the panel walks of its estimate's panel family. */
-    private record Reversal(ArrayShape from, ArrayShape to, RelayoutStrategy.Nests nests, List<Walk> panels) {
+    /** An f32 4-D reversal, its nests, its estimate's walk and the panel walks of that walk's panel family. */
+    private record Reversal(ArrayShape from, ArrayShape to, RelayoutStrategy.Nests nests, Walk estimate,
+                            List<Walk> panels) {
     }
 
     private static Reversal reversal(String source) {
@@ -379,7 +380,7 @@ class PlannerTest {
         RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) estimate.strategy();
         List<Walk> panels = Candidates.panels(nests.nests().get(0), estimate.walkList().get(0), nests.walkBytes(4))
                 .stream().filter(Walk::paneled).toList();
-        return new Reversal(from, to, nests, panels);
+        return new Reversal(from, to, nests, estimate.walkList().get(0), panels);
     }
 
     @Test
@@ -435,6 +436,34 @@ class PlannerTest {
                 assertEquals(w.panelOuter() < w.panelInner() ? loops[0] : loops[1], w.split(), w.toString());
             }
         }
+    }
+
+    @Test
+    void thePanelFamilyAlsoHoldsPanelsInTheEstimatesLoopOrder() {
+        if (TransposeKernels.TILE == 0) {
+            return;   // the scalar kernels have no panels
+        }
+        Reversal rev = reversal("f32[64,64,64,64]{3,2,1,0}");
+        LoopNest base = rev.nests().nests().get(0);
+        int b = rev.nests().walkBytes(4);
+        Walk estimate = rev.estimate();
+        assertTrue(estimate.paneled(), estimate.toString());
+        int[] other = {1, 2, 0, 3};
+        assertFalse(java.util.Arrays.equals(other, estimate.order()), estimate.toString());
+        // the best walk without panels in another loop order: panels in both orders
+        Walk best = Candidates.of(base, other, 0, estimate.tile(), 128, 128, Walk.Strips.SOURCE, Walk.Bands.SOURCE,
+                0, b);
+        List<Walk> family = Planner.panelCandidates(base, best, estimate, b).stream().filter(Walk::paneled).toList();
+        assertTrue(family.contains(estimate), family::toString);
+        for (int[] order : new int[][] {other, estimate.order()}) {
+            assertEquals(5 + 6 + 7, family.stream().filter(w -> java.util.Arrays.equals(order, w.order()))
+                    .map(Walk::toString).distinct().count(), () -> java.util.Arrays.toString(order) + ": " + family);
+        }
+        // in the estimate's own loop order and tile: that order's panels only
+        Walk same = Candidates.of(base, estimate.order(), 0, estimate.tile(), 128, 128, Walk.Strips.SOURCE,
+                Walk.Bands.SOURCE, 0, b);
+        List<Walk> own = Planner.panelCandidates(base, same, estimate, b).stream().filter(Walk::paneled).toList();
+        assertTrue(own.stream().allMatch(w -> java.util.Arrays.equals(estimate.order(), w.order())), own::toString);
     }
 
     @Test
