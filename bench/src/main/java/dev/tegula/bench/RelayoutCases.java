@@ -39,7 +39,48 @@ public final class RelayoutCases {
             F32_3D_021, F32_4D_3210, F32_4D_0231, BF16_TO_T8X128, BF16_FROM_T8X128, BF16_TO_T8X128_2X1,
             BF16_FROM_T8X128_2X1, S4_PACK_E4, S4_UNPACK_E4, F32_TO_BF16_T, F32_TO_BF16_T8X128_2X1);
 
+    /** f32 transposes of 4 KiB, held in L1. */
+    public static final String F32_32X32_T = "f32_32x32_T|f32[32,32]{1,0}|{0,1}";
+    /** f32 transposes of 16 KiB, held in L1. */
+    public static final String F32_64X64_T = "f32_64x64_T|f32[64,64]{1,0}|{0,1}";
+    /** f32 transposes of 256 KiB, held in L2. */
+    public static final String F32_256X256_T = "f32_256x256_T|f32[256,256]{1,0}|{0,1}";
+    /** f32 transposes of 1 MiB, in L2 where it holds both buffers (2 MiB), else in L3. */
+    public static final String F32_512X512_T = "f32_512x512_T|f32[512,512]{1,0}|{0,1}";
+    /** f32 transposes of 4 MiB, in L3. */
+    public static final String F32_1024X1024_T = "f32_1024x1024_T|f32[1024,1024]{1,0}|{0,1}";
+
+    /**
+     * Transposes small enough that both buffers stay in the caches from one run to the next: what a
+     * relayout of a small tensor costs, where the kernel and not memory sets the speed. Not in the
+     * report ({@link #SPECS}); run by name ({@link #byName}), e.g. {@code -p
+     * relayoutCase=f32_64x64_T,f32_256x256_T} to {@code RelayoutBench}.
+     */
+    public static final List<String> IN_CACHE = List.of(F32_32X32_T, F32_64X64_T, F32_256X256_T, F32_512X512_T,
+            F32_1024X1024_T);
+
     private RelayoutCases() {
+    }
+
+    /**
+     * {@return the spec of the case named {@code name}, from {@link #SPECS} or {@link #IN_CACHE}, or
+     * {@code name} itself where it is a whole spec ({@code name|shape|layout})} JMH splits its
+     * parameters at commas, so a spec given there must not hold one: shapes of one dimension only.
+     *
+     * @throws IllegalArgumentException if no case has that name
+     */
+    public static String byName(String name) {
+        if (name.contains("|")) {
+            return name;
+        }
+        for (List<String> list : List.of(SPECS, IN_CACHE)) {
+            for (String c : list) {
+                if (c.startsWith(name + "|")) {
+                    return c;
+                }
+            }
+        }
+        throw new IllegalArgumentException("relayoutCase: no case named " + name);
     }
 
     /**

@@ -43,6 +43,24 @@ class RelayoutCasesTest {
     }
 
     @Test
+    void inCacheCasesAreSmallTransposesFoundByNameAndNotInTheReport() {
+        long bytes = 0;
+        for (String spec : RelayoutCases.IN_CACHE) {
+            RelayoutCases.Case c = RelayoutCases.parse(spec);
+            assertEquals(spec, RelayoutCases.byName(c.name()));
+            assertTrue(c.bytes() <= 4L << 20 && c.bytes() > bytes, c + " is not the next larger in-cache case");
+            bytes = c.bytes();
+            assertEquals(ArrayShape.parse(c.from().toString().replace("{1,0}", "{0,1}")), c.to(), c.toString());
+            assertTrue(RelayoutCases.SPECS.stream().noneMatch(s -> s.startsWith(c.name() + "|")), c.name());
+        }
+        assertEquals(RelayoutCases.F32_3D_210, RelayoutCases.byName("f32_3d_210"));
+        assertEquals("x|f32[8]{0}|{0}", RelayoutCases.byName("x|f32[8]{0}|{0}"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> RelayoutCases.byName("f32_3d"));
+        assertTrue(e.getMessage().contains("relayoutCase") && e.getMessage().contains("f32_3d"), e.getMessage());
+    }
+
+    @Test
     void targetGivesTheSourceDimensionsTheLayoutAndTheNamedElementType() {
         ArrayShape from = ArrayShape.parse("f32[64,<=96]{1,0}");
         assertEquals(ArrayShape.parse("f32[64,<=96]{0,1}"), RelayoutCases.target(from, "{0,1}"));

@@ -187,10 +187,6 @@ public class RelayoutBench {
         return b < 0 ? -1 : b >> 20;
     }
 
-    /**
-     * {@return the full case string for a case name} ({@code -p relayoutCase=f32_3d_210} on JMH's
-     * command line, where the commas of a layout would split the parameter), or the argument itself.
-     */
     /** Fills a source buffer with a bit pattern that differs from word to word. */
     static void fillSource(MemorySegment src) {
         for (long i = 0; i + 8 <= src.byteSize(); i += 8) {
@@ -198,16 +194,13 @@ public class RelayoutBench {
         }
     }
 
+    /**
+     * {@return the full case string for a case name of {@link RelayoutCases#SPECS} or
+     * {@link RelayoutCases#IN_CACHE}} ({@code -p relayoutCase=f32_3d_210} on JMH's command line,
+     * where the commas of a layout would split the parameter), or the argument itself.
+     */
     static String resolve(String relayoutCase) {
-        if (relayoutCase.contains("|")) {
-            return relayoutCase;
-        }
-        for (String c : RelayoutCases.SPECS) {
-            if (c.startsWith(relayoutCase + "|")) {
-                return c;
-            }
-        }
-        throw new IllegalArgumentException("relayoutCase: no case named " + relayoutCase);
+        return RelayoutCases.byName(relayoutCase);
     }
 
     @TearDown(Level.Trial)
