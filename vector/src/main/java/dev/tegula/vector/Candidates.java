@@ -282,6 +282,9 @@ final class Candidates {
         int[] order = base.estimateOrder();
         LoopNest nest = base.permuted(order);
         int split = firstWalkedLoop(nest);
+        if (split == nest.depth() - 1 && interleaves(nest, elementBytes)) {
+            split = nest.sourceContiguousLoop();   // threads cutting the narrow rows would leave each a part of every run
+        }
         Walk plain = of(base, order, split, 0, 0, 0, Strips.SOURCE, Bands.SOURCE, 0, elementBytes);
         if (plain != null) {
             return plain;
@@ -350,6 +353,22 @@ final class Candidates {
             return false;
         }
         return nest.dstStrides()[k] == nest.extents()[inner] && nest.srcStrides()[k] != nest.extents()[q];
+    }
+
+    /**
+     * {@return true if {@code nest} is a transpose of 2- or 4-byte elements whose destination rows
+     * (its innermost loop) are shorter than a 64-byte line and lie side by side, so that
+     * {@link NarrowKernels} interleaves the source rows into one run} Such a run is only whole where
+     * one thread has all of its rows.
+     */
+    static boolean interleaves(LoopNest nest, int elementBytes) {
+        if (!nest.isTranspose()) {
+            return false;
+        }
+        int inner = nest.depth() - 1;
+        long n = nest.extents()[inner];
+        return (elementBytes == 2 || elementBytes == 4) && n < 64 / elementBytes
+                && nest.dstStrides()[nest.sourceContiguousLoop()] == n;
     }
 
     /** {@return the outermost loop the kernel walks itself (not the innermost, not a transpose's source-contiguous loop), else the innermost} */

@@ -18,7 +18,9 @@ import jdk.incubator.vector.VectorSpecies;
  *   <li>transpose: the innermost loop is contiguous in the destination and another loop is
  *       contiguous in the source; 8x8 blocks are transposed in registers (Vector API two-vector
  *       {@code selectFrom}) for 2- and 4-byte elements, with a zip/unzip kernel when one side of
- *       the transpose has extent 2 (the bf16 {@code (2,1)} sub-tile); remainders go element by element;</li>
+ *       the transpose has extent 2 (the bf16 {@code (2,1)} sub-tile) and {@link NarrowKernels}
+ *       where one side's rows are shorter than a tile and lie side by side; remainders go element
+ *       by element;</li>
  *   <li>strided: anything else, element by element.</li>
  * </ul>
  * Stateless and thread-safe. Bounds and lifetime are checked by the segments.
@@ -235,6 +237,15 @@ final class Kernels {
         }
         if (w.tile() > 0 && TransposeKernels.applies(b, nI, nJ, w.tile())) {
             TransposeKernels.transpose(src, so, dst, dO, b, nI, tI, nJ, sJ, w);
+            return;
+        }
+        // one side narrow and its rows side by side: interleave or deinterleave whole vectors
+        if (tI == nJ && NarrowKernels.applies(b, nJ)) {
+            NarrowKernels.interleave(src, so, sJ, dst, dO, b, nI, (int) nJ);
+            return;
+        }
+        if (sJ == nI && NarrowKernels.applies(b, nI)) {
+            NarrowKernels.deinterleave(src, so, dst, dO, tI, b, (int) nI, nJ);
             return;
         }
         // scalar: blocked so both arrays are walked in cache-sized pieces

@@ -331,17 +331,19 @@ public final class RelayoutPlan {
      * {@return the multiple that thread and piece boundaries on a walk's split loop keep}: whole
      * panels along a panel loop (a piece cut inside a panel runs a smaller panel than the walk's:
      * with 32 pieces per part on two threads, f32 64⁴ (3,2,1,0) by 4×8 panels ran at 9 GB/s read +
-     * written against 15 uncut), whole tile rows of a transpose's own loops
+     * written against 15 uncut), whole tile rows (and a narrow transpose's whole vectors) along a
+     * transpose's own loops
      */
     static long alignment(Walk w) {
         if (w.paneled()) {
             return w.splitBlock();
         }
-        if (w.tile() == 0) {
-            return 1;
-        }
         int inner = w.nest().depth() - 1;
-        return w.split() == inner || w.split() == w.nest().sourceContiguousLoop() ? 64 : 1;
+        boolean pair = w.split() == inner || w.split() == w.nest().sourceContiguousLoop();
+        if (w.tile() == 0) {
+            return pair && w.nest().isTranspose() ? 64 : 1;   // whole vectors of a narrow transpose
+        }
+        return pair ? 64 : 1;
     }
 
     /** Fills the whole destination buffer with the padding pattern (trailing bits of a packed buffer: zero). */

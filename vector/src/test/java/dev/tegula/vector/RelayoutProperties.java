@@ -86,6 +86,32 @@ class RelayoutProperties {
     }
 
     @Test
+    void channelsFirstAndChannelsLastMatchReference() {
+        String[][] cases = {
+            {"f32[3,1000]{1,0}", "f32[3,1000]{0,1}"},
+            {"f32[1000,3]{1,0}", "f32[1000,3]{0,1}"},
+            {"bf16[5,333]{1,0}", "bf16[5,333]{0,1}"},
+            {"bf16[333,5]{1,0}", "bf16[333,5]{0,1}"},
+            {"s32[2,40,20,3]{3,2,1,0}", "s32[2,40,20,3]{1,0,3,2}"},   // NHWC -> NCHW
+            {"s32[2,3,40,20]{3,2,1,0}", "s32[2,3,40,20]{1,3,2,0}"},   // NCHW -> NHWC
+            {"f16[4,7,9]{2,1,0}", "f16[4,7,9]{1,2,0}"},
+            {"f32[15,64]{1,0}", "f32[15,64]{0,1}"},
+            {"u16[31,70]{1,0}", "u16[31,70]{0,1}"},
+        };
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(3);
+        try {
+            for (String[] c : cases) {
+                ArrayShape a = ArrayShape.parse(c[0]);
+                ArrayShape b = ArrayShape.parse(c[1]);
+                check(a, b);
+                checkPlan(a, b, Relayout.plan(a, b, Planning.ESTIMATE, 3), pool, 3);
+            }
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    @Test
     void partialTilesAndPaddingValues() {
         String[][] cases = {
             {"f32[3,5]{1,0}", "f32[3,5]{1,0:T(2,2)}"},

@@ -49,6 +49,98 @@ class TransposeKernelsTest {
                 (src, fast) -> Kernels.transpose(src, so, fast, dO, b, nI, nJ + padJ, nJ, nI + padI, walk));
     }
 
+    /**
+     * Destination rows shorter than a tile and side by side (channels-first to channels-last): the
+     * source rows interleave into one run, with remainders of every length before a whole vector.
+     */
+    @Property(tries = 300)
+    void narrowDestinationRowsInterleaveLikeAnElementLoop(@ForAll @IntRange(min = 1, max = 200) int nI,
+                                                          @ForAll @IntRange(min = 2, max = 33) int n,
+                                                          @ForAll @IntRange(min = 0, max = 5) int padI,
+                                                          @ForAll @IntRange(min = 0, max = 9) int so,
+                                                          @ForAll @IntRange(min = 0, max = 9) int dO,
+                                                          @ForAll boolean shorts,
+                                                          @ForAll @IntRange(min = 0, max = 1) int tileChoice) {
+        int b = shorts ? 2 : 4;
+        Walk walk = anyTile(tileChoice);
+        check(b, nI, n, nI + padI, n, so, dO, walk.toString(),
+                (src, fast) -> Kernels.transpose(src, so, fast, dO, b, nI, n, n, nI + padI, walk));
+    }
+
+    /**
+     * Source rows shorter than a tile and side by side (channels-last to channels-first): one run
+     * split into long destination rows, with remainders of every length.
+     */
+    @Property(tries = 300)
+    void narrowSourceRowsDeinterleaveLikeAnElementLoop(@ForAll @IntRange(min = 2, max = 33) int n,
+                                                       @ForAll @IntRange(min = 1, max = 200) int nJ,
+                                                       @ForAll @IntRange(min = 0, max = 5) int padJ,
+                                                       @ForAll @IntRange(min = 0, max = 9) int so,
+                                                       @ForAll @IntRange(min = 0, max = 9) int dO,
+                                                       @ForAll boolean shorts,
+                                                       @ForAll @IntRange(min = 0, max = 1) int tileChoice) {
+        int b = shorts ? 2 : 4;
+        Walk walk = anyTile(tileChoice);
+        check(b, n, nJ, n, nJ + padJ, so, dO, walk.toString(),
+                (src, fast) -> Kernels.transpose(src, so, fast, dO, b, n, nJ + padJ, nJ, n, walk));
+    }
+
+    @Test
+    void interleaveTablesTakeEachRowsLanesOnce() {
+        for (int lanes : new int[] {8, 16, 32}) {
+            for (int n = 2; n < lanes; n++) {
+                NarrowKernels.Table t = NarrowKernels.make(lanes, n);
+                for (int o = 0; o < n; o++) {
+                    long interleaved = 0;
+                    long deinterleaved = 0;
+                    for (int x = 0; x < n; x++) {
+                        long m = t.interleaveMask()[o * n + x];
+                        long d = t.deinterleaveMask()[o * n + x];
+                        assertEquals(0, interleaved & m, "lanes filled twice");
+                        assertEquals(0, deinterleaved & d, "lanes filled twice");
+                        interleaved |= m;
+                        deinterleaved |= d;
+                        for (int l = 0; l < lanes; l++) {
+                            int e = o * lanes + l;   // run element e is source row e % n, element e / n
+                            if ((m >>> l & 1) != 0) {
+                                assertEquals(e % n, x);
+                                assertEquals(e / n, t.interleaveIndex()[(o * n + x) * lanes + l]);
+                            }
+                            int f = l * n + o;       // lane l of row o is run element l * n + o
+                            if ((d >>> l & 1) != 0) {
+                                assertEquals(f / lanes, x);
+                                assertEquals(f % lanes, t.deinterleaveIndex()[(o * n + x) * lanes + l]);
+                            }
+                        }
+                    }
+                    long all = lanes == 64 ? -1L : (1L << lanes) - 1;
+                    assertEquals(all, interleaved, "lanes " + lanes + " n " + n + " output " + o);
+                    assertEquals(all, deinterleaved, "lanes " + lanes + " n " + n + " output " + o);
+                }
+            }
+        }
+    }
+
+    @Test
+    void threadsShareTheLongLoopOfANarrowTranspose() {
+        // f32[8,4096] transposed: 4096 source columns (contiguous in the source) into runs of 8;
+        // cutting the 8 between threads would leave each thread a part of every run
+        Walk interleave = Candidates.estimate(nest(new long[] {4096, 8}, new long[] {1, 4096}, new long[] {8, 1}), 4);
+        assertEquals(4096, interleave.nest().extents()[interleave.split()], interleave.toString());
+        // f32[4096,8] transposed: runs of 8 split into 8 rows of 4096 (contiguous in the destination)
+        Walk deinterleave = Candidates.estimate(nest(new long[] {8, 4096}, new long[] {1, 8}, new long[] {4096, 1}), 4);
+        assertEquals(4096, deinterleave.nest().extents()[deinterleave.split()], deinterleave.toString());
+        // rows of 64 bytes and more take tiles, and the threads share the destination rows as before
+        Walk square = Candidates.estimate(nest(new long[] {4096, 16}, new long[] {1, 4096}, new long[] {16, 1}), 4);
+        assertEquals(square.nest().depth() - 1, square.split(), square.toString());
+    }
+
+    private static Walk anyTile(int tileChoice) {
+        int[] tiles = Candidates.tiles();
+        int t = tiles.length == 0 ? 0 : tiles[tileChoice % tiles.length];
+        return new Walk(ANY, new int[] {0}, 0, t, 64, 64, Walk.Strips.SOURCE, Walk.Bands.SOURCE, 0);
+    }
+
     @Test
     void farDestinationRowsThroughTheStagingBuffer() {
         // destination rows 256 KiB apart (and a little more), staged; remainders on both sides,
