@@ -59,11 +59,29 @@ public final class RelayoutCases {
     public static final List<String> IN_CACHE = List.of(F32_32X32_T, F32_64X64_T, F32_256X256_T, F32_512X512_T,
             F32_1024X1024_T);
 
+    /** Three long rows interleaved (planar to interleaved, channels-first to channels-last), 48 MiB. */
+    public static final String F32_3XN_T = "f32_3xN_T|f32[3,4194304]{1,0}|{0,1}";
+    /** Four long rows interleaved, 64 MiB. */
+    public static final String F32_4XN_T = "f32_4xN_T|f32[4,4194304]{1,0}|{0,1}";
+    /** Runs of four split into four long rows (interleaved to planar, channels-last to channels-first), 64 MiB. */
+    public static final String F32_NX4_T = "f32_Nx4_T|f32[4194304,4]{1,0}|{0,1}";
+    /** Eight long rows interleaved, 64 MiB. */
+    public static final String F32_8XN_T = "f32_8xN_T|f32[8,2097152]{1,0}|{0,1}";
+    /** Eight long rows of 2-byte elements interleaved, 64 MiB. */
+    public static final String BF16_8XN_T = "bf16_8xN_T|bf16[8,4194304]{1,0}|{0,1}";
+
+    /**
+     * Transposes with one narrow side: rows shorter than a 64-byte line on one side, side by side,
+     * and long rows on the other. Not in the report ({@link #SPECS}); run by name ({@link #byName}).
+     */
+    public static final List<String> NARROW = List.of(F32_3XN_T, F32_4XN_T, F32_NX4_T, F32_8XN_T, BF16_8XN_T);
+
     private RelayoutCases() {
     }
 
     /**
-     * {@return the spec of the case named {@code name}, from {@link #SPECS} or {@link #IN_CACHE}, or
+     * {@return the spec of the case named {@code name}, from {@link #SPECS}, {@link #IN_CACHE} or
+     * {@link #NARROW}, or
      * {@code name} itself where it is a whole spec ({@code name|shape|layout})} JMH splits its
      * parameters at commas, so a spec given there must not hold one: shapes of one dimension only.
      *
@@ -73,7 +91,7 @@ public final class RelayoutCases {
         if (name.contains("|")) {
             return name;
         }
-        for (List<String> list : List.of(SPECS, IN_CACHE)) {
+        for (List<String> list : List.of(SPECS, IN_CACHE, NARROW)) {
             for (String c : list) {
                 if (c.startsWith(name + "|")) {
                     return c;

@@ -43,7 +43,7 @@ class RelayoutCasesTest {
     }
 
     @Test
-    void inCacheCasesAreSmallTransposesFoundByNameAndNotInTheReport() {
+    void inCacheAndNarrowCasesAreFoundByNameAndNotInTheReport() {
         long bytes = 0;
         for (String spec : RelayoutCases.IN_CACHE) {
             RelayoutCases.Case c = RelayoutCases.parse(spec);
@@ -51,6 +51,14 @@ class RelayoutCasesTest {
             assertTrue(c.bytes() <= 4L << 20 && c.bytes() > bytes, c + " is not the next larger in-cache case");
             bytes = c.bytes();
             assertEquals(ArrayShape.parse(c.from().toString().replace("{1,0}", "{0,1}")), c.to(), c.toString());
+            assertTrue(RelayoutCases.SPECS.stream().noneMatch(s -> s.startsWith(c.name() + "|")), c.name());
+        }
+        for (String spec : RelayoutCases.NARROW) {
+            RelayoutCases.Case c = RelayoutCases.parse(spec);
+            assertEquals(spec, RelayoutCases.byName(c.name()));
+            long[] dims = c.from().dimensions();
+            assertEquals(2, dims.length, c.toString());
+            assertTrue(Math.min(dims[0], dims[1]) * (c.from().slotBits() / 8) < 64, c + " has no side narrower than a line");
             assertTrue(RelayoutCases.SPECS.stream().noneMatch(s -> s.startsWith(c.name() + "|")), c.name());
         }
         assertEquals(RelayoutCases.F32_3D_210, RelayoutCases.byName("f32_3d_210"));

@@ -195,9 +195,10 @@ public class RelayoutBench {
     }
 
     /**
-     * {@return the full case string for a case name of {@link RelayoutCases#SPECS} or
-     * {@link RelayoutCases#IN_CACHE}} ({@code -p relayoutCase=f32_3d_210} on JMH's command line,
-     * where the commas of a layout would split the parameter), or the argument itself.
+     * {@return the full case string for a case name of {@link RelayoutCases#SPECS},
+     * {@link RelayoutCases#IN_CACHE} or {@link RelayoutCases#NARROW}} ({@code -p
+     * relayoutCase=f32_3d_210} on JMH's command line, where the commas of a layout would split the
+     * parameter), or the argument itself.
      */
     static String resolve(String relayoutCase) {
         return RelayoutCases.byName(relayoutCase);
