@@ -68,10 +68,13 @@ final class NarrowKernels {
      */
     static void interleave(MemorySegment src, long so, long sJ, MemorySegment dst, long dO, int b, long nI, int n) {
         Table t = table(b, n);
-        if (b == 4) {
-            interleaveInts(src, so, sJ, dst, dO, nI, n, t);
-        } else {
-            interleaveShorts(src, so, sJ, dst, dO, nI, n, t);
+        int lanes = lanes(b);
+        long chunks = nI / lanes;
+        // chunk c: L elements of each source row (row x at so + c·L + x·sJ) into n vectors of the run
+        permute(src, so, sJ, lanes, dst, dO, lanes, (long) n * lanes, chunks, b, n, t.interleaveIndex(),
+                t.interleaveShortIndex(), t.interleaveMask());
+        for (long i = chunks * lanes; i < nI; i++) {
+            Kernels.stridedLine(src, so + i, sJ, dst, dO + i * n, 1, n, b);
         }
     }
 
@@ -82,98 +85,58 @@ final class NarrowKernels {
      */
     static void deinterleave(MemorySegment src, long so, MemorySegment dst, long dO, long tI, int b, int n, long nJ) {
         Table t = table(b, n);
+        int lanes = lanes(b);
+        long chunks = nJ / lanes;
+        // chunk c: n vectors of the run (from so + c·n·L) into L elements of each destination row
+        permute(src, so, lanes, (long) n * lanes, dst, dO, tI, lanes, chunks, b, n, t.deinterleaveIndex(),
+                t.deinterleaveShortIndex(), t.deinterleaveMask());
+        long j = chunks * lanes;
+        for (int o = 0; o < n; o++) {
+            Kernels.stridedLine(src, so + o + j * n, n, dst, dO + o * tI + j, 1, nJ - j, b);
+        }
+    }
+
+    private static int lanes(int b) {
+        return b == 4 ? INTS.length() : SHORTS.length();
+    }
+
+    /**
+     * For each of {@code chunks} chunks: output vector {@code o} (at element {@code out + o·outStep},
+     * {@code o < n}) is the blend, over input vectors {@code x} (at {@code in + x·inStep}), of input
+     * {@code x} permuted by the lane indexes at {@code (o·n + x)·L} under mask {@code (o·n + x)};
+     * the next chunk starts {@code inAdvance} and {@code outAdvance} elements on.
+     */
+    private static void permute(MemorySegment src, long in, long inStep, long inAdvance, MemorySegment dst, long out,
+                                long outStep, long outAdvance, long chunks, int b, int n, int[] index,
+                                short[] shortIndex, long[] mask) {
         if (b == 4) {
-            deinterleaveInts(src, so, dst, dO, tI, n, nJ, t);
-        } else {
-            deinterleaveShorts(src, so, dst, dO, tI, n, nJ, t);
-        }
-    }
-
-    private static void interleaveInts(MemorySegment src, long so, long sJ, MemorySegment dst, long dO, long nI, int n,
-                                       Table t) {
-        int lanes = INTS.length();
-        long i = 0;
-        for (; i + lanes <= nI; i += lanes) {
-            long out = (dO + i * n) * 4;
-            for (int o = 0; o < n; o++) {
-                IntVector v = IntVector.zero(INTS);
-                for (int x = 0; x < n; x++) {
-                    int at = o * n + x;
-                    IntVector row = IntVector.fromMemorySegment(INTS, src, (so + i + x * sJ) * 4, NATIVE);
-                    IntVector index = IntVector.fromArray(INTS, t.interleaveIndex(), at * lanes);
-                    v = v.blend(index.selectFrom(row), VectorMask.fromLong(INTS, t.interleaveMask()[at]));
+            int lanes = INTS.length();
+            for (long c = 0; c < chunks; c++, in += inAdvance, out += outAdvance) {
+                for (int o = 0; o < n; o++) {
+                    IntVector v = IntVector.zero(INTS);
+                    for (int x = 0; x < n; x++) {
+                        int at = o * n + x;
+                        IntVector from = IntVector.fromMemorySegment(INTS, src, (in + x * inStep) * 4, NATIVE);
+                        v = v.blend(IntVector.fromArray(INTS, index, at * lanes).selectFrom(from),
+                                VectorMask.fromLong(INTS, mask[at]));
+                    }
+                    v.intoMemorySegment(dst, (out + o * outStep) * 4, NATIVE);
                 }
-                v.intoMemorySegment(dst, out + (long) o * lanes * 4, NATIVE);
             }
+            return;
         }
-        for (; i < nI; i++) {
-            Kernels.stridedLine(src, so + i, sJ, dst, dO + i * n, 1, n, 4);
-        }
-    }
-
-    private static void interleaveShorts(MemorySegment src, long so, long sJ, MemorySegment dst, long dO, long nI,
-                                         int n, Table t) {
         int lanes = SHORTS.length();
-        long i = 0;
-        for (; i + lanes <= nI; i += lanes) {
-            long out = (dO + i * n) * 2;
+        for (long c = 0; c < chunks; c++, in += inAdvance, out += outAdvance) {
             for (int o = 0; o < n; o++) {
                 ShortVector v = ShortVector.zero(SHORTS);
                 for (int x = 0; x < n; x++) {
                     int at = o * n + x;
-                    ShortVector row = ShortVector.fromMemorySegment(SHORTS, src, (so + i + x * sJ) * 2, NATIVE);
-                    ShortVector index = ShortVector.fromArray(SHORTS, t.interleaveShortIndex(), at * lanes);
-                    v = v.blend(index.selectFrom(row), VectorMask.fromLong(SHORTS, t.interleaveMask()[at]));
+                    ShortVector from = ShortVector.fromMemorySegment(SHORTS, src, (in + x * inStep) * 2, NATIVE);
+                    v = v.blend(ShortVector.fromArray(SHORTS, shortIndex, at * lanes).selectFrom(from),
+                            VectorMask.fromLong(SHORTS, mask[at]));
                 }
-                v.intoMemorySegment(dst, out + (long) o * lanes * 2, NATIVE);
+                v.intoMemorySegment(dst, (out + o * outStep) * 2, NATIVE);
             }
-        }
-        for (; i < nI; i++) {
-            Kernels.stridedLine(src, so + i, sJ, dst, dO + i * n, 1, n, 2);
-        }
-    }
-
-    private static void deinterleaveInts(MemorySegment src, long so, MemorySegment dst, long dO, long tI, int n,
-                                         long nJ, Table t) {
-        int lanes = INTS.length();
-        long j = 0;
-        for (; j + lanes <= nJ; j += lanes) {
-            long in = (so + j * n) * 4;
-            for (int o = 0; o < n; o++) {
-                IntVector v = IntVector.zero(INTS);
-                for (int x = 0; x < n; x++) {
-                    int at = o * n + x;
-                    IntVector part = IntVector.fromMemorySegment(INTS, src, in + (long) x * lanes * 4, NATIVE);
-                    IntVector index = IntVector.fromArray(INTS, t.deinterleaveIndex(), at * lanes);
-                    v = v.blend(index.selectFrom(part), VectorMask.fromLong(INTS, t.deinterleaveMask()[at]));
-                }
-                v.intoMemorySegment(dst, (dO + o * tI + j) * 4, NATIVE);
-            }
-        }
-        for (int o = 0; o < n; o++) {
-            Kernels.stridedLine(src, so + o + j * n, n, dst, dO + o * tI + j, 1, nJ - j, 4);
-        }
-    }
-
-    private static void deinterleaveShorts(MemorySegment src, long so, MemorySegment dst, long dO, long tI, int n,
-                                           long nJ, Table t) {
-        int lanes = SHORTS.length();
-        long j = 0;
-        for (; j + lanes <= nJ; j += lanes) {
-            long in = (so + j * n) * 2;
-            for (int o = 0; o < n; o++) {
-                ShortVector v = ShortVector.zero(SHORTS);
-                for (int x = 0; x < n; x++) {
-                    int at = o * n + x;
-                    ShortVector part = ShortVector.fromMemorySegment(SHORTS, src, in + (long) x * lanes * 2, NATIVE);
-                    ShortVector index = ShortVector.fromArray(SHORTS, t.deinterleaveShortIndex(), at * lanes);
-                    v = v.blend(index.selectFrom(part), VectorMask.fromLong(SHORTS, t.deinterleaveMask()[at]));
-                }
-                v.intoMemorySegment(dst, (dO + o * tI + j) * 2, NATIVE);
-            }
-        }
-        for (int o = 0; o < n; o++) {
-            Kernels.stridedLine(src, so + o + j * n, n, dst, dO + o * tI + j, 1, nJ - j, 2);
         }
     }
 

@@ -50,39 +50,28 @@ class TransposeKernelsTest {
     }
 
     /**
-     * Destination rows shorter than a tile and side by side (channels-first to channels-last): the
-     * source rows interleave into one run, with remainders of every length before a whole vector.
+     * Rows shorter than a tile and side by side on one side, long on the other: source rows
+     * interleaved into one destination run (channels-first to channels-last), or one source run
+     * split into destination rows (the reverse), with remainders of every length, the rows of the
+     * long side padded.
      */
-    @Property(tries = 300)
-    void narrowDestinationRowsInterleaveLikeAnElementLoop(@ForAll @IntRange(min = 1, max = 200) int nI,
-                                                          @ForAll @IntRange(min = 2, max = 33) int n,
-                                                          @ForAll @IntRange(min = 0, max = 5) int padI,
-                                                          @ForAll @IntRange(min = 0, max = 9) int so,
-                                                          @ForAll @IntRange(min = 0, max = 9) int dO,
-                                                          @ForAll boolean shorts,
-                                                          @ForAll @IntRange(min = 0, max = 1) int tileChoice) {
+    @Property(tries = 600)
+    void narrowRowsSideBySideLikeAnElementLoop(@ForAll @IntRange(min = 1, max = 200) int length,
+                                               @ForAll @IntRange(min = 2, max = 33) int n,
+                                               @ForAll @IntRange(min = 0, max = 5) int pad,
+                                               @ForAll @IntRange(min = 0, max = 9) int so,
+                                               @ForAll @IntRange(min = 0, max = 9) int dO,
+                                               @ForAll boolean shorts,
+                                               @ForAll boolean interleave,
+                                               @ForAll @IntRange(min = 0, max = 1) int tileChoice) {
         int b = shorts ? 2 : 4;
         Walk walk = anyTile(tileChoice);
-        check(b, nI, n, nI + padI, n, so, dO, walk.toString(),
-                (src, fast) -> Kernels.transpose(src, so, fast, dO, b, nI, n, n, nI + padI, walk));
-    }
-
-    /**
-     * Source rows shorter than a tile and side by side (channels-last to channels-first): one run
-     * split into long destination rows, with remainders of every length.
-     */
-    @Property(tries = 300)
-    void narrowSourceRowsDeinterleaveLikeAnElementLoop(@ForAll @IntRange(min = 2, max = 33) int n,
-                                                       @ForAll @IntRange(min = 1, max = 200) int nJ,
-                                                       @ForAll @IntRange(min = 0, max = 5) int padJ,
-                                                       @ForAll @IntRange(min = 0, max = 9) int so,
-                                                       @ForAll @IntRange(min = 0, max = 9) int dO,
-                                                       @ForAll boolean shorts,
-                                                       @ForAll @IntRange(min = 0, max = 1) int tileChoice) {
-        int b = shorts ? 2 : 4;
-        Walk walk = anyTile(tileChoice);
-        check(b, n, nJ, n, nJ + padJ, so, dO, walk.toString(),
-                (src, fast) -> Kernels.transpose(src, so, fast, dO, b, n, nJ + padJ, nJ, n, walk));
+        int nI = interleave ? length : n;
+        int nJ = interleave ? n : length;
+        int sJ = interleave ? length + pad : n;
+        int tI = interleave ? n : length + pad;
+        check(b, nI, nJ, sJ, tI, so, dO, walk.toString(),
+                (src, fast) -> Kernels.transpose(src, so, fast, dO, b, nI, tI, nJ, sJ, walk));
     }
 
     @Test
