@@ -46,10 +46,24 @@ final class NarrowKernels {
      * The permutes of one {@code n} and lane count {@code L}, for output vector {@code o} and input
      * vector {@code x} at {@code (o·n + x)}: the lane indexes into input {@code x} (from
      * {@code (o·n + x)·L}, any valid index in lanes the input does not fill) and, as a bit per lane,
-     * the lanes of output {@code o} that input {@code x} fills.
+     * the lanes of output {@code o} that input {@code x} fills. The indexes are {@code int}s for
+     * 4-byte elements, or (the {@code short} arrays, the {@code int} ones then null) for 2-byte ones.
      */
     record Table(int[] interleaveIndex, long[] interleaveMask, int[] deinterleaveIndex,
-                         long[] deinterleaveMask, short[] interleaveShortIndex, short[] deinterleaveShortIndex) {
+                 long[] deinterleaveMask, short[] interleaveShortIndex, short[] deinterleaveShortIndex) {
+        /** {@return this table with its indexes as {@code short}s, for 2-byte elements} */
+        Table forShorts() {
+            return new Table(null, interleaveMask, null, deinterleaveMask, shorts(interleaveIndex),
+                    shorts(deinterleaveIndex));
+        }
+
+        private static short[] shorts(int[] index) {
+            short[] out = new short[index.length];
+            for (int k = 0; k < index.length; k++) {
+                out[k] = (short) index[k];
+            }
+            return out;
+        }
     }
 
     /**
@@ -145,16 +159,17 @@ final class NarrowKernels {
         Table[] tables = b == 4 ? INT_TABLES : SHORT_TABLES;
         Table t = tables[n];
         if (t == null) {
-            t = make(b == 4 ? INTS.length() : SHORTS.length(), n);
-            synchronized (tables) {
-                tables[n] = t;   // an immutable table: two threads making it make the same one
-            }
+            // two threads may both make it, the same table; its fields are final, so a thread that
+            // reads it from the array sees it whole
+            t = b == 4 ? make(INTS.length(), n) : make(SHORTS.length(), n).forShorts();
+            tables[n] = t;
         }
         return t;
     }
 
     /**
-     * {@return the tables of {@code n} rows and {@code lanes} lanes} Interleave: element {@code e} of
+     * {@return the tables of {@code n} rows and {@code lanes} lanes, indexes as {@code int}s}
+     * Interleave: element {@code e} of
      * the run (output {@code e / L}, lane {@code e % L}) is source row {@code e % n}'s element
      * {@code e / n} of the chunk. Deinterleave: lane {@code l} of output row {@code o} is element
      * {@code e = l·n + o} of the run: input vector {@code e / L}, lane {@code e % L}.
@@ -176,12 +191,6 @@ final class NarrowKernels {
                 dMask[o * n + in] |= 1L << l;
             }
         }
-        short[] iShort = new short[iIndex.length];
-        short[] dShort = new short[dIndex.length];
-        for (int k = 0; k < iIndex.length; k++) {
-            iShort[k] = (short) iIndex[k];
-            dShort[k] = (short) dIndex[k];
-        }
-        return new Table(iIndex, iMask, dIndex, dMask, iShort, dShort);
+        return new Table(iIndex, iMask, dIndex, dMask, null, null);
     }
 }

@@ -79,6 +79,11 @@ class TransposeKernelsTest {
         for (int lanes : new int[] {8, 16, 32}) {
             for (int n = 2; n < lanes; n++) {
                 NarrowKernels.Table t = NarrowKernels.make(lanes, n);
+                NarrowKernels.Table s = t.forShorts();
+                for (int k = 0; k < t.interleaveIndex().length; k++) {
+                    assertEquals(t.interleaveIndex()[k], s.interleaveShortIndex()[k]);
+                    assertEquals(t.deinterleaveIndex()[k], s.deinterleaveShortIndex()[k]);
+                }
                 for (int o = 0; o < n; o++) {
                     long interleaved = 0;
                     long deinterleaved = 0;
