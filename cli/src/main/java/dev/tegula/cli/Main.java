@@ -11,8 +11,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -20,15 +18,14 @@ import java.io.StringWriter;
 import java.nio.charset.Charset;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.Properties;
 
 /**
- * The {@code tegula} command. Exit status: 0 on success, 2 for bad input (a one-line reason on
- * stderr), 1 for an internal error. Everything it prints goes through {@link TerminalText}.
+ * The {@code tegula} command: its subcommands, streams and error handling; the exit statuses are
+ * {@link ExitStatus}'s. Everything it prints goes through {@link TerminalText}.
  */
 @Command(name = "tegula",
         mixinStandardHelpOptions = true,
-        versionProvider = Main.Version.class,
+        versionProvider = VersionProvider.class,
         description = "Look at XLA shapes and layouts: what they say, how big their buffers are, and where"
                 + " each element sits (as text or a picture); convert tensor files; time the relayout engine and see how it plans.",
         subcommands = {InspectCommand.class, MapCommand.class, ConvertCommand.class, BenchCommand.class, PlanCommand.class,
@@ -39,13 +36,6 @@ import java.util.Properties;
         footer = {"", "Quote shapes for the shell:  tegula inspect 'f32[3,5]{1,0:T(2,2)}'",
                 "A picture of a layout:       tegula map 'f32[3,5]{1,0:T(2,2)}' --png map.png"})
 public final class Main implements Runnable {
-    /** Exit status for success. */
-    public static final int OK = 0;
-    /** Exit status for an internal error. */
-    public static final int INTERNAL_ERROR = 1;
-    /** Exit status for input the command cannot work with. */
-    public static final int BAD_INPUT = 2;
-
     @Spec
     CommandSpec spec;
 
@@ -116,7 +106,7 @@ public final class Main implements Runnable {
         err.println(cl.getCommandSpec().qualifiedName() + ": " + TerminalText.message(e.getMessage()) + " (see '"
                 + cl.getCommandSpec().qualifiedName() + " --help')");
         err.flush();
-        return BAD_INPUT;
+        return ExitStatus.BAD_INPUT;
     }
 
     private static int onException(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
@@ -130,13 +120,13 @@ public final class Main implements Runnable {
                 }
             }
             err.flush();
-            return BAD_INPUT;
+            return ExitStatus.BAD_INPUT;
         }
         if (e instanceof InvalidPathException p) {
             // a file name the platform cannot encode, from a file (a shard named in an index) or an argument
             err.println(name + ": " + FileErrors.unnamable(p.getInput(), p));
             err.flush();
-            return BAD_INPUT;
+            return ExitStatus.BAD_INPUT;
         }
         StringWriter trace = new StringWriter();
         e.printStackTrace(new PrintWriter(trace));
@@ -145,27 +135,6 @@ public final class Main implements Runnable {
             err.println(TerminalText.message(line.replace("\t", "    ")));
         }
         err.flush();
-        return INTERNAL_ERROR;
-    }
-
-    /** {@code --version}: the project version (filtered into a resource at build time) and the Java runtime. */
-    public static final class Version implements CommandLine.IVersionProvider {
-        @Override
-        public String[] getVersion() {
-            return new String[] {"tegula " + projectVersion(),
-                    "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")"};
-        }
-
-        public static String projectVersion() {
-            Properties p = new Properties();
-            try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
-                if (in != null) {
-                    p.load(in);
-                }
-            } catch (IOException e) {
-                return "unknown";
-            }
-            return p.getProperty("version", "unknown");
-        }
+        return ExitStatus.INTERNAL_ERROR;
     }
 }

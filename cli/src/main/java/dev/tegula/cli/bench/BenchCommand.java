@@ -4,7 +4,8 @@ import dev.tegula.bench.RelayoutCases;
 import dev.tegula.bench.RelayoutCases.Case;
 import dev.tegula.cli.FileErrors;
 import dev.tegula.cli.BadInputException;
-import dev.tegula.cli.Main;
+import dev.tegula.cli.ExitStatus;
+import dev.tegula.cli.VersionProvider;
 import dev.tegula.cli.TerminalText;
 import dev.tegula.io.internal.ByteCounts;
 
@@ -35,7 +36,7 @@ import java.util.concurrent.Future;
 /** {@code tegula bench}: the relayout cases against {@code MemorySegment.copy}, timed in process. */
 @Command(name = "bench",
         mixinStandardHelpOptions = true,
-        versionProvider = Main.Version.class,
+        versionProvider = VersionProvider.class,
         description = {"Time the relayout cases against MemorySegment.copy of the same bytes, in this process.",
                 "The cases are those of the JMH benchmark RelayoutBench (64 to 256 MiB arrays; --quick: 16 MiB)."
                         + " Each case is warmed up, then relayout and copy are timed in alternating repetitions;"
@@ -133,7 +134,7 @@ public final class BenchCommand implements Callable<Integer> {
             out.println("wrote " + TerminalText.of(png.toString()) + " (bar chart of GB/s per case)");
         }
         out.flush();
-        return Main.OK;
+        return ExitStatus.OK;
     }
 
     private List<Case> select() {

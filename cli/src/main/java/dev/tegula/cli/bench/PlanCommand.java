@@ -4,7 +4,8 @@ import dev.tegula.bench.RelayoutCases;
 import dev.tegula.cli.BadInputException;
 import dev.tegula.io.internal.ByteCounts;
 import dev.tegula.cli.FileErrors;
-import dev.tegula.cli.Main;
+import dev.tegula.cli.ExitStatus;
+import dev.tegula.cli.VersionProvider;
 import dev.tegula.cli.TerminalText;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Shape;
@@ -37,7 +38,7 @@ import java.util.concurrent.Executors;
 /** {@code tegula plan}: how the relayout engine walks a relayout, and what each candidate walk took. */
 @Command(name = "plan",
         mixinStandardHelpOptions = true,
-        versionProvider = Main.Version.class,
+        versionProvider = VersionProvider.class,
         description = {"Plan a relayout from SRC_SHAPE to DST_LAYOUT and show how it is walked.",
                 "Without --measure: the plan by rule (ESTIMATE), nothing timed. With --measure (or --exhaustive):"
                         + " buffers of both shapes are allocated here and the planner times its candidate walks"
@@ -140,7 +141,7 @@ public final class PlanCommand implements Callable<Integer> {
             out.println("wrote " + TerminalText.of(png.toString()) + " (bar chart of GB/s per candidate)");
         }
         out.flush();
-        return Main.OK;
+        return ExitStatus.OK;
     }
 
     /** {@return the plan's text: what it does, the candidates' table, the choice} */

@@ -3,7 +3,8 @@ package dev.tegula.cli.commands;
 import dev.tegula.cli.BadInputException;
 import dev.tegula.io.internal.ByteCounts;
 import dev.tegula.cli.FileErrors;
-import dev.tegula.cli.Main;
+import dev.tegula.cli.ExitStatus;
+import dev.tegula.cli.VersionProvider;
 import dev.tegula.cli.TerminalText;
 import dev.tegula.cli.bench.ProgressBar;
 
@@ -50,7 +51,7 @@ import picocli.CommandLine.Spec;
         customSynopsis = "tegula convert [-hV] IN [--tensor=NAME] [--layout=[GLOB=]LAYOUT]... [--type=[GLOB=]TYPE]..."
                 + " [--exclude=GLOB]... [--skip-unsupported] [--shape=SHAPE] [--f16-overflow=RULE] [--memory=SIZE]"
                 + " [--progress=WHEN] [--stats] --out=OUT",   // IN first, as it is typed; HelpLayout wraps it
-        versionProvider = Main.Version.class,
+        versionProvider = VersionProvider.class,
         description = {"Convert tensor files and whole checkpoints into layouts and types, file to file.",
                 "IN is a checkpoint (a directory of safetensors shards and their index, as Hugging Face tools save"
                         + " it, or the index), a safetensors, NumPy or GGUF file (block-quantized tensors dequantized),"
@@ -205,7 +206,7 @@ public final class ConvertCommand implements Callable<Integer> {
                         .map(p -> TerminalText.of(p.getFileName().toString())).toList()));
             }
             o.flush();
-            return Main.OK;
+            return ExitStatus.OK;
         } catch (F16OverflowException e) {
             throw new BadInputException("tensor '" + TerminalText.of(e.tensor()) + "' element "
                     + java.util.Arrays.toString(e.index()) + " is " + e.value() + ", too large for f16 (largest finite"

@@ -1,7 +1,8 @@
 package dev.tegula.cli.commands;
 
 import dev.tegula.cli.BadInputException;
-import dev.tegula.cli.Main;
+import dev.tegula.cli.ExitStatus;
+import dev.tegula.cli.VersionProvider;
 import dev.tegula.cli.TerminalText;
 
 import picocli.CommandLine.Command;
@@ -17,7 +18,7 @@ import java.util.concurrent.Callable;
 /** {@code tegula inspect SHAPE}: every field of a shape in words, its sizes, and a picture when it is small. */
 @Command(name = "inspect",
         mixinStandardHelpOptions = true,
-        versionProvider = Main.Version.class,
+        versionProvider = VersionProvider.class,
         description = {"Explain a shape in words, with its sizes and a picture of small arrays.",
                 "Prints: the canonical text; the element type; the dimensions; the physical order;"
                         + " each tile and what it does; packing (E), tail padding (L), memory space (S);"
@@ -51,15 +52,15 @@ public final class InspectCommand implements Callable<Integer> {
         if (!TensorFileReport.isTensorFiles(shape)) {
             out.print(ShapeReport.of(Shapes.parse(shape)));
             out.flush();
-            return Main.OK;
+            return ExitStatus.OK;
         }
         if (shape.size() == 1) {
             out.print(TensorFileReport.of(Path.of(shape.getFirst())));
             out.flush();
-            return Main.OK;
+            return ExitStatus.OK;
         }
         // several files: report each; a bad one is named on stderr and the others still print
-        int status = Main.OK;
+        int status = ExitStatus.OK;
         PrintWriter err = spec.commandLine().getErr();
         for (int i = 0; i < shape.size(); i++) {
             try {
@@ -69,7 +70,7 @@ public final class InspectCommand implements Callable<Integer> {
                 out.flush();
                 err.println(spec.qualifiedName() + ": " + e.getMessage());
                 err.flush();
-                status = Main.BAD_INPUT;
+                status = ExitStatus.BAD_INPUT;
             }
         }
         out.flush();

@@ -4,7 +4,8 @@ import dev.tegula.cli.FileErrors;
 import dev.tegula.io.internal.ByteCounts;
 
 import dev.tegula.cli.BadInputException;
-import dev.tegula.cli.Main;
+import dev.tegula.cli.ExitStatus;
+import dev.tegula.cli.VersionProvider;
 import dev.tegula.cli.TerminalText;
 import dev.tegula.cli.pictures.Canvas;
 import dev.tegula.cli.pictures.GridPicture;
@@ -34,7 +35,7 @@ import java.util.concurrent.Callable;
 /** {@code tegula map SHAPE}: the memory map of an array as a grid of slot numbers. */
 @Command(name = "map",
         mixinStandardHelpOptions = true,
-        versionProvider = Main.Version.class,
+        versionProvider = VersionProvider.class,
         description = {"Draw where each element of an array sits in its buffer.",
                 "Draws the logical grid (rows: the"
                 + " second-last dim, columns: the last dim; one grid per index of the leading dims) with the"
@@ -99,7 +100,7 @@ public final class MapCommand implements Callable<Integer> {
             draw(out, s, "");
         }
         out.flush();
-        return Main.OK;
+        return ExitStatus.OK;
     }
 
     private void picture(PrintWriter out, Shape s) {
