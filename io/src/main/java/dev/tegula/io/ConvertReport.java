@@ -15,8 +15,9 @@ import java.util.List;
  *                    with {@link ConvertOptions#skipUnsupported()}), in input order
  * @param unusedRules each rule that decided nothing, described with the reason (it matches no
  *                    tensor, or earlier rules take every tensor it matches)
- * @param copied      the files copied unchanged into a checkpoint directory (config, tokenizer ...),
- *                    where they now are; empty for other formats
+ * @param copied      the files copied into a checkpoint directory (config, tokenizer ...), where they
+ *                    now are: unchanged, but for {@code config.json}'s dtype when the tensors' type
+ *                    changed ({@link SafeTensorsCheckpointFormat}); empty for other formats
  * @param staleTemporaries the temporaries of the same output files that an earlier write killed
  *                    before it finished ({@code kill -9}, a crash) had left, and that this
  *                    conversion removed before writing; a temporary whose writer still runs is

@@ -93,8 +93,12 @@ final class Converter {
                         List<ConvertReport.Tensor> written = write(files, dir::committedPath, options,
                                 progress(files, options), stale);
                         List<Path> copied = new ArrayList<>();
+                        String dtype = ConfigDtype.after(planned);
                         for (Path p : in.checkpoint().otherFiles()) {
-                            copied.add(dir.copy(p));
+                            String name = p.getFileName().toString();
+                            byte[] config = dtype != null && name.equals(ConfigDtype.CONFIG)
+                                    ? ConfigDtype.restated(p, dtype) : null;
+                            copied.add(config == null ? dir.copy(p) : dir.write(name, config));
                         }
                         dir.commit();
                         return new ConvertReport(target, format, written, data(files), skipped, unused, copied, stale);

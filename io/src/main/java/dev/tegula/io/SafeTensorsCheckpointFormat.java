@@ -31,7 +31,11 @@ import java.util.SequencedMap;
  * {@code __metadata__}), a shard left with none not at all, the index under its own name with the
  * weight map of the tensors written (in its order) and {@code metadata.total_size} (and
  * {@code total_parameters}, where the index has it) counted again, and every
- * {@link SafeTensorsCheckpoint#otherFiles() other file} copied unchanged.
+ * {@link SafeTensorsCheckpoint#otherFiles() other file} copied unchanged, but for one edit: when
+ * the conversion changes a tensor's type and every floating-point tensor written has one type, the
+ * {@code torch_dtype} and {@code dtype} values of {@code config.json} that name a floating type
+ * ({@code "float32"}, {@code "bfloat16"}, ...) name that type (its other bytes kept as they were),
+ * so that loaders which take the model's type from the config load the new one.
  */
 public final class SafeTensorsCheckpointFormat extends TensorFormat {
     SafeTensorsCheckpointFormat() {

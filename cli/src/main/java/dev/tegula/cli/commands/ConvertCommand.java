@@ -58,7 +58,8 @@ import picocli.CommandLine.Spec;
                         + " a directory of NumPy files or a raw buffer (--shape). Memory stays bounded: files larger"
                         + " than memory convert.",
                 "From a checkpoint, OUT is a new (or empty) directory that gets every shard converted, a new index and"
-                        + " the other files (config, tokenizer) copied unchanged; OUT.safetensors or OUT.npy a single file.",
+                        + " the other files (config, tokenizer) copied unchanged, but for the config's dtype, which says"
+                        + " the new type where --type changed it; OUT.safetensors or OUT.npy a single file.",
                 "OUT picks the format: OUT.npy a NumPy file (one tensor, row- or column-major); OUT.safetensors every"
                         + " tensor (other layouts kept as U8 buffers, their shape in the metadata); a directory (existing,"
                         + " or OUT ending /) one NAME.npy per tensor; the names of other formats (.gguf, .pt, .npz,"
@@ -202,8 +203,20 @@ public final class ConvertCommand implements Callable<Integer> {
                 }
             }
             if (!report.copied().isEmpty()) {
-                o.println("copied unchanged: " + String.join(", ", report.copied().stream()
-                        .map(p -> TerminalText.of(p.getFileName().toString())).toList()));
+                // config.json is copied with its dtype restated when the tensors' type changed
+                Path from = Files.isDirectory(in) ? in : in.toAbsolutePath().getParent();
+                List<String> same = new ArrayList<>();
+                List<String> restated = new ArrayList<>();
+                for (Path p : report.copied()) {
+                    String name = p.getFileName().toString();
+                    (Files.mismatch(from.resolve(name), p) == -1 ? same : restated).add(TerminalText.of(name));
+                }
+                if (!same.isEmpty()) {
+                    o.println("copied unchanged: " + String.join(", ", same));
+                }
+                if (!restated.isEmpty()) {
+                    o.println("copied, its dtype now the tensors' type: " + String.join(", ", restated));
+                }
             }
             o.flush();
             return ExitStatus.OK;

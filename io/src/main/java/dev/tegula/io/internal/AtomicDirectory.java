@@ -110,7 +110,23 @@ public final class AtomicDirectory implements Closeable {
         String name = source.getFileName().toString();
         Path copy = temporary.resolve(name);
         Files.copy(source, copy);
-        try (FileChannel ch = FileChannel.open(copy, StandardOpenOption.WRITE)) {
+        return forced(name);
+    }
+
+    /**
+     * Writes {@code content} into the temporary directory as the file {@code name} (a plain file
+     * name) and forces it to disk.
+     *
+     * @return where the file will be once the directory is committed
+     */
+    public Path write(String name, byte[] content) throws IOException {
+        Files.write(temporary.resolve(name), content, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        return forced(name);
+    }
+
+    /** Forces the temporary directory's file {@code name} to disk; {@return where it will be once committed} */
+    private Path forced(String name) throws IOException {
+        try (FileChannel ch = FileChannel.open(temporary.resolve(name), StandardOpenOption.WRITE)) {
             ch.force(true);
         }
         return target.resolve(name);

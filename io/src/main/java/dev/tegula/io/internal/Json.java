@@ -6,6 +6,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * A strict, minimal JSON parser (RFC 8259) for safetensors headers. Objects become
@@ -34,6 +36,10 @@ public final class Json {
 
     private final String s;
     private int pos;
+    /** While {@link #replaceStringValues} parses: the keys whose string values it collects, else null. */
+    private Set<String> watched;
+    /** The start and end offsets of each watched string value, in document order. */
+    private final List<int[]> spans = new ArrayList<>();
 
     private Json(String s) {
         this.s = s;
@@ -49,6 +55,41 @@ public final class Json {
             throw p.error("end of input after the value");
         }
         return v;
+    }
+
+    /**
+     * {@return {@code text} with the string values of the keys {@code keys} (in objects at any depth)
+     * replaced by what {@code replace} gives for them, every other character kept as it was} The
+     * text must be one valid JSON value (it is parsed as {@link #parse} parses). {@code replace}
+     * gets each such value as parsed and returns the new value, or the same string to keep it as
+     * written (its quoting and escapes untouched); a value that is not a string is left alone.
+     *
+     * @throws HeaderText.Malformed if {@code text} is not valid JSON
+     */
+    public static String replaceStringValues(String text, Set<String> keys, UnaryOperator<String> replace)
+            throws HeaderText.Malformed {
+        Json p = new Json(text);
+        p.watched = Set.copyOf(keys);
+        p.skipSpace();
+        p.value(0);
+        p.skipSpace();
+        if (p.pos != text.length()) {
+            throw p.error("end of input after the value");
+        }
+        StringBuilder b = new StringBuilder(text.length() + 16);
+        int at = 0;
+        for (int[] span : p.spans) {
+            Json value = new Json(text);
+            value.pos = span[0];
+            String old = value.string();
+            String now = replace.apply(old);
+            if (!now.equals(old)) {
+                b.append(text, at, span[0]);
+                quote(b, now);
+                at = span[1];
+            }
+        }
+        return b.append(text, at, text.length()).toString();
     }
 
     /**
@@ -154,7 +195,11 @@ public final class Json {
             skipSpace();
             expect(':');
             skipSpace();
+            int valueAt = pos;
             Object v = value(depth + 1);
+            if (watched != null && v instanceof String && watched.contains(key)) {
+                spans.add(new int[] {valueAt, pos});
+            }
             if (m.putIfAbsent(key, v) != null) {
                 pos = at;
                 throw error("no repeated key (\"" + HeaderText.shorten(key) + "\" appears twice)");

@@ -179,6 +179,40 @@ class DLPackLegacyExportTest {
         }
     }
 
+    /**
+     * What JAX does when its array is freed: a thread of its own, which the JVM never started, reads
+     * the deleter from the struct and calls it. Here that thread is made with {@code pthread_create},
+     * whose start routine is the deleter itself and whose argument is the struct (the deleter's
+     * {@code void} return leaves the thread's result undefined, which {@code pthread_join} is told
+     * to ignore).
+     */
+    @Test
+    void theLegacyDeleterCalledFromANativeThreadReleasesTheExport() throws Throwable {
+        Linker linker = Linker.nativeLinker();
+        MethodHandle create = linker.downcallHandle(linker.defaultLookup().find("pthread_create").orElseThrow(),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+        MethodHandle join = linker.downcallHandle(linker.defaultLookup().find("pthread_join").orElseThrow(),
+                FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS));
+        AtomicInteger released = new AtomicInteger();
+        Thread[] releasedOn = new Thread[1];
+        try (Arena arena = Arena.ofShared()) {
+            int live = DLPack.liveExports();
+            MemorySegment m = DLPack.exportLegacy(Array.allocate(arena, ArrayShape.of(ElementType.F32, 4, 4)), arena, false,
+                    () -> {
+                        releasedOn[0] = Thread.currentThread();
+                        released.incrementAndGet();
+                    });
+            assertEquals(live + 1, DLPack.liveExports());
+            MemorySegment deleter = m.reinterpret(64).get(ADDRESS, 56);
+            MemorySegment thread = arena.allocate(JAVA_LONG);
+            assertEquals(0, (int) create.invokeExact(thread, MemorySegment.NULL, deleter, MemorySegment.ofAddress(m.address())));
+            assertEquals(0, (int) join.invokeExact(thread.get(JAVA_LONG, 0), MemorySegment.NULL));
+            assertEquals(1, released.get(), "onRelease ran once");
+            assertEquals(live, DLPack.liveExports(), "the export is no longer live");
+            assertNotEquals(Thread.currentThread(), releasedOn[0]);
+        }
+    }
+
     @Test
     void anExportWhoseDeleterIsNeverCalledIsForgottenWhenItsArenaCloses() {
         AtomicInteger released = new AtomicInteger();
