@@ -60,7 +60,8 @@ import java.util.Objects;
  * <h2>Lifetime and threads</h2>
  * An array never owns memory: its segment belongs to an {@link Arena} chosen by the caller, and
  * every access follows that arena's rules. Access after the arena is closed throws
- * {@link IllegalStateException}; access to a confined arena's array from another thread throws
+ * {@link IllegalStateException}, whose message begins "Already closed" on every path (accessors,
+ * bulk methods, relayouts); access to a confined arena's array from another thread throws
  * {@link WrongThreadException}. The {@code Array} object itself is immutable and may be shared;
  * reads of a shared arena's array from many threads are safe. Writes are plain memory writes:
  * concurrent writes need outside synchronisation, and in packed layouts writing an element rewrites

@@ -406,8 +406,7 @@ final class ArrayBulk {
         }
         ThreadAccess.requireAlive(a.segment);
         long n = Array.elementCountOf(a.dims);
-        boolean rowMajor = rowMajorDense(a) || a.slotBytes != 0 && a.isDenseIn(Layout.rowMajor(a.dims.length));
-        if (!rowMajor && n != 0) {
+        if (!rowMajorDense(a) && n != 0) {
             throw new IllegalStateException("asByteBuffer: " + a.shape + " is not dense row-major; copy it into"
                     + " row-major first with toRowMajor(arena) or Relayout.to(array, Layout.rowMajor("
                     + a.dims.length + "), arena)");
@@ -418,7 +417,7 @@ final class ArrayBulk {
                     + " bytes, more than a ByteBuffer can (" + Integer.MAX_VALUE + "); use segment()");
         }
         ByteBuffer b = n == 0 ? ByteBuffer.allocateDirect(0)
-                : a.segment.asSlice(a.strides == null ? 0 : byteOffset(a), bytes).asByteBuffer();
+                : a.segment.asSlice(byteOffset(a), bytes).asByteBuffer();
         return (a.isReadOnly() ? b.asReadOnlyBuffer() : b).order(ByteOrder.nativeOrder());
     }
 
