@@ -386,8 +386,7 @@ public final class Array {
         if (accessRank < 0) {
             return notHostAccessible(shape, provider);
         }
-        return new IndexOutOfBoundsException("index " + Arrays.toString(index) + " has " + index.length
-                + " coordinates, but " + shape.toStringWithoutLayout() + " has rank " + dims.length);
+        return dev.tegula.core.internal.IndexErrors.rankMismatch(index, shape);
     }
 
     IndexOutOfBoundsException outOfBounds(long... index) {
@@ -802,8 +801,12 @@ public final class Array {
     /**
      * {@return the view with dimensions {@code dims} of the same elements in logical row-major order}
      *
+     * Adding or removing dimensions of size 1 (the other sizes in the same order) is a view on any
+     * layout: strided arrays keep their strides, tiled ones their tiles, as long as no tile reaches a
+     * dimension of size 1 that is removed or added. Any other change of dimensions needs an untiled
+     * array contiguous in row-major order.
+     *
      * @throws IllegalArgumentException if the element count differs, or the memory does not allow it
-     *                                  (only untiled arrays contiguous in row-major order, or unchanged dims)
      */
     public Array reshape(long... dims) { return Views.reshape(this, dims); }
 
