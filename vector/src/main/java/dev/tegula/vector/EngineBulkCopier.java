@@ -9,6 +9,7 @@ import dev.tegula.ffm.internal.BulkCopier;
  * {@link java.util.ServiceLoader}, so that those methods run as {@link Relayout#copy} when this
  * module is present. Not meant to be called directly. Stateless and thread-safe.
  */
+@SuppressWarnings("exports")   // the service type lives in ffm's internal package, exported to this module only
 public final class EngineBulkCopier implements BulkCopier {
     /**
      * Creates the provider.
