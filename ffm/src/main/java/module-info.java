@@ -5,4 +5,5 @@ module dev.tegula.ffm {
     exports dev.tegula.ffm.codec;
     exports dev.tegula.ffm.internal to dev.tegula.vector, dev.tegula.io, dev.tegula.cli;
     uses dev.tegula.ffm.MemorySpaceProvider;
+    uses dev.tegula.ffm.internal.BulkCopier;
 }

@@ -9,7 +9,6 @@ module dev.tegula.io {
     requires transitive dev.tegula.core;
     requires transitive dev.tegula.ffm;
     requires transitive dev.tegula.vector;
-    requires org.slf4j;
     exports dev.tegula.io;
     exports dev.tegula.io.npy;
     exports dev.tegula.io.safetensors;

@@ -5,4 +5,5 @@ module dev.tegula.vector {
     requires jdk.incubator.vector;
     requires java.management;
     exports dev.tegula.vector;
+    provides dev.tegula.ffm.internal.BulkCopier with dev.tegula.vector.EngineBulkCopier;
 }

@@ -48,8 +48,6 @@ public final class Main implements Runnable {
     /** Runs the command and exits with its status. */
     public static void main(String[] args) {
         System.setProperty("java.awt.headless", "true"); // pictures and charts are drawn without a display
-        // convert names the stale temporaries it removed in a line of its own, escaped (TerminalText)
-        System.setProperty("org.slf4j.simpleLogger.log.dev.tegula.io.internal.Temporaries", "warn");
         PrintStream out = System.out;
         PrintStream err = System.err;
         Charset outCharset = charset("stdout.encoding");

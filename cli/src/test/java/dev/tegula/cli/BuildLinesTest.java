@@ -93,6 +93,20 @@ class BuildLinesTest {
     }
 
     @Test
+    void aModularBuildOnJava17GetsACompilerPluginThatReadsJava25Modules() throws IOException {
+        assertTrue(section().contains("`maven-compiler-plugin` **3.15.0 or later**"), "the README names the version");
+        Matcher m = Pattern.compile("<artifactId>maven-compiler-plugin</artifactId><version>(\\d+)\\.(\\d+)")
+                .matcher(plainXml(read("examples/consumer/pom.xml")));
+        assertTrue(m.find(), "examples/consumer pins maven-compiler-plugin");
+        int major = Integer.parseInt(m.group(1));
+        int minor = Integer.parseInt(m.group(2));
+        assertTrue(major > 3 || major == 3 && minor >= 15, "examples/consumer's compiler plugin is 3.15 or later: " + m.group());
+        assertTrue(plainXml(block(section(), "maven-compiler-plugin")).contains(
+                "<artifactId>maven-compiler-plugin</artifactId><version>" + m.group(1) + "." + m.group(2)),
+                "the README's lines use the consumer's version");
+    }
+
+    @Test
     void gradleLinesNameTheSameArtifacts() throws IOException {
         String gradle = block(section(), "implementation(");
         assertEquals(List.of("dev.tegula:tegula-bom:" + parentVersion(), "dev.tegula:tegula-vector", "dev.tegula:tegula-io"),

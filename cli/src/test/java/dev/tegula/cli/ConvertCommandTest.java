@@ -139,4 +139,13 @@ class ConvertCommandTest {
         assertTrue(n.out().contains("s16[2,5]{0,1}"), n.out());
         assertTrue(n.out().contains("20 B"), n.out());
     }
+
+    @Test
+    void aFileOfNoKnownFormatIsSaidToBeUnknownWithItsFirstBytes() throws Exception {
+        Path text = java.nio.file.Files.writeString(dir.resolve("readme.data"), "hello, world: not a tensor");
+        MainTest.Result r = MainTest.run("convert", text.toString(), "--out", dir.resolve("out.npy").toString());
+        assertEquals(2, r.status(), r.err());
+        assertTrue(r.err().contains("unknown tensor file format: it starts with 68 65 6c 6c 6f"), r.err());
+        assertFalse(r.err().contains("over the cap"), r.err());
+    }
 }

@@ -225,8 +225,7 @@ public abstract sealed class Addressing
     /** {@return the exception for a wrong index: the rank if it differs, else the index and the shape} */
     protected final IndexOutOfBoundsException oob(long... index) {
         if (index.length != rank) {
-            return new IndexOutOfBoundsException("index has " + index.length + " coordinates, but "
-                    + shape.toStringWithoutLayout() + " has rank " + rank);
+            return dev.tegula.core.internal.IndexErrors.rankMismatch(index, shape);
         }
         return outOfBounds(index, shape);
     }

@@ -185,8 +185,7 @@ final class IndexPlan {
 
     void checkIndex(long[] index, ArrayShape shape) {
         if (index.length != rank) {
-            throw new IndexOutOfBoundsException("index has " + index.length + " coordinates, but " + shape
-                    + " has rank " + rank);
+            throw dev.tegula.core.internal.IndexErrors.rankMismatch(index, shape);
         }
         for (int d = 0; d < rank; d++) {
             if (index[d] < 0 || index[d] >= dims[d]) {

@@ -46,10 +46,10 @@ public final class Tile {
         if (dims.length == 0) {
             return "layout has invalid tiles: tile has no dimensions";
         }
-        for (long d : dims) {
-            if (d <= 0 && d != COMBINE) {
-                return "layout has invalid tiles: tile dimension " + d
-                        + " must be positive or kCombineDimension";
+        for (int k = 0; k < dims.length; k++) {
+            if (dims[k] <= 0 && dims[k] != COMBINE) {
+                return "layout has invalid tiles: tile dimension " + dims[k] + " at offset " + k + " of tile T"
+                        + this + " must be positive or * (combine dimensions)";
             }
         }
         return null;

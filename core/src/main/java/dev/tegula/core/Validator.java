@@ -93,6 +93,9 @@ final class Validator {
         return null;
     }
 
+    /** How {@link Tile}'s problems begin: for an array shape, the message then names the shape. */
+    private static final String INVALID_TILES = "layout has invalid tiles";
+
     private static String layoutProblem(ArrayShape a, boolean strict) {
         Layout l = a.layout();
         int rank = a.rank();
@@ -107,7 +110,7 @@ final class Validator {
         }
         String f = fieldProblem(l);
         if (f != null) {
-            return f;
+            return f.startsWith(INVALID_TILES) ? f + "; shape: " + ShapePrinter.print(a, true) : f;
         }
         boolean[] seenSplit = new boolean[rank];
         for (SplitConfig sc : l.splitConfigs) {

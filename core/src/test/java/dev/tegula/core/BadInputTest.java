@@ -118,7 +118,8 @@ class BadInputTest {
             "f32[4611686018427387904,4]           | XLA    | Dimensions overflow",
             "f32[4611686018427387904]             | XLA    | size may overflow int64_t.",
             "c128[1152921504606846976]            | XLA    | size may overflow int64_t.",
-            "f32[2]{0:T(0)}                       | XLA    | tile dimension 0 must be positive",
+            "f32[2]{0:T(0)}                       | XLA    | layout has invalid tiles: tile dimension 0 at offset 0 of tile T(0) must be positive or * (combine dimensions); shape: f32[2]{0:T(0)}",
+            "f32[8,2]{1,0:T(*,0)}                 | XLA    | tile dimension 0 at offset 1 of tile T(*,0) must be positive or *",
             "f32[2]{0:T()}                        | XLA    | layout has invalid tiles",
             "f32[2]{0:T(2)()}                     | XLA    | layout has invalid tiles",
             "f32[2]{0:E(-1)}                      | XLA    | layout element_size_in_bits field is negative",
@@ -239,6 +240,10 @@ class BadInputTest {
         assertMessage(assertThrows(IndexOutOfBoundsException.class, () -> s.linearIndex(0, -1)), "[0, -1]");
         assertMessage(assertThrows(IndexOutOfBoundsException.class, () -> s.linearIndex(0)), "rank 2");
         assertMessage(assertThrows(IndexOutOfBoundsException.class, () -> s.linearIndex(0, 0, 0)), "3 coordinates");
+        String rank = "index [0, 0, 0] has 3 coordinates, but f32[2,3] has rank 2";   // one wording, every path
+        assertEquals(rank, assertThrows(IndexOutOfBoundsException.class, () -> s.linearIndex(0, 0, 0)).getMessage());
+        assertEquals(rank, assertThrows(IndexOutOfBoundsException.class,
+                () -> Addressing.of(s).slot(new long[] {0, 0, 0})).getMessage());
         assertMessage(assertThrows(IndexOutOfBoundsException.class, () -> s.multiIndex(6)), "slot 6");
         assertMessage(assertThrows(IndexOutOfBoundsException.class, () -> s.multiIndex(-1)), "slot -1");
         ArrayShape tiled = ArrayShape.parse("f32[3,5]{1,0:T(2,2)}");

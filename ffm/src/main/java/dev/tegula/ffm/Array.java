@@ -60,7 +60,8 @@ import java.util.Objects;
  * <h2>Lifetime and threads</h2>
  * An array never owns memory: its segment belongs to an {@link Arena} chosen by the caller, and
  * every access follows that arena's rules. Access after the arena is closed throws
- * {@link IllegalStateException}; access to a confined arena's array from another thread throws
+ * {@link IllegalStateException}, whose message begins "Already closed" on every path (accessors,
+ * bulk methods, relayouts); access to a confined arena's array from another thread throws
  * {@link WrongThreadException}. The {@code Array} object itself is immutable and may be shared;
  * reads of a shared arena's array from many threads are safe. Writes are plain memory writes:
  * concurrent writes need outside synchronisation, and in packed layouts writing an element rewrites
@@ -385,8 +386,7 @@ public final class Array {
         if (accessRank < 0) {
             return notHostAccessible(shape, provider);
         }
-        return new IndexOutOfBoundsException("index " + Arrays.toString(index) + " has " + index.length
-                + " coordinates, but " + shape.toStringWithoutLayout() + " has rank " + dims.length);
+        return dev.tegula.core.internal.IndexErrors.rankMismatch(index, shape);
     }
 
     IndexOutOfBoundsException outOfBounds(long... index) {
@@ -577,35 +577,176 @@ public final class Array {
     /** Sets every element (not the padding) to 1 or 0. */
     public void fill(boolean value) { ArrayBulk.fill(writable(), value ? 1L : 0L); }
 
-    /** Copies {@code values} into the elements in logical row-major order. @throws IllegalArgumentException if the length is not {@code elementCount} */
-    public void copyFrom(float[] values) { ArrayBulk.copyFrom(writable(), values); }
-    /** As {@link #copyFrom(float[])}. */
-    public void copyFrom(double[] values) { ArrayBulk.copyFrom(writable(), values); }
-    /** As {@link #copyFrom(float[])}. */
-    public void copyFrom(long[] values) { ArrayBulk.copyFrom(writable(), values); }
-    /** As {@link #copyFrom(float[])}. */
-    public void copyFrom(int[] values) { ArrayBulk.copyFrom(writable(), values); }
-    /** As {@link #copyFrom(float[])}; values are numbers (not raw bytes) converted to the element type. */
-    public void copyFrom(short[] values) { ArrayBulk.copyFrom(writable(), values); }
-    /** As {@link #copyFrom(short[])}. */
-    public void copyFrom(byte[] values) { ArrayBulk.copyFrom(writable(), values); }
-    /** As {@link #copyFrom(float[])}, writing 1 or 0. */
-    public void copyFrom(boolean[] values) { ArrayBulk.copyFrom(writable(), values); }
+    // Bulk copies between the elements, in logical row-major order, and Java arrays. Each method
+    // reads or writes the elements as the accessor of its Java type does (to*Array as get*, copyFrom as
+    // set*; short and byte as (short)/(byte) getLong and setLong). They run, in this order of
+    // preference: as one MemorySegment.copy when the elements lie in row-major order in consecutive
+    // slots of the Java type's width and the element type is that of the Java type (or its unsigned
+    // twin: u64, u32, u16, u8); as a relayout into or out of the Java array's heap segment through the
+    // relayout engine of module vector (Relayout.copy, found through ServiceLoader) when that module is
+    // present and converts as the accessor does; else element by element through the accessors.
+    // Destination padding slots that a relayout passes get the layout's padding value.
 
-    /** {@return the elements in logical row-major order, as {@link #getFloat(long...)} reads them} @throws IllegalArgumentException if there are more than {@code Integer.MAX_VALUE - 8} */
-    public float[] toFloatArray() { return ArrayBulk.toFloatArray(this); }
-    /** {@return the elements in row-major order, as {@link #getDouble(long...)} reads them} */
-    public double[] toDoubleArray() { return ArrayBulk.toDoubleArray(this); }
-    /** {@return the elements in row-major order, as {@link #getLong(long...)} reads them} */
-    public long[] toLongArray() { return ArrayBulk.toLongArray(this); }
-    /** {@return the elements in row-major order, as {@link #getInt(long...)} reads them} */
-    public int[] toIntArray() { return ArrayBulk.toIntArray(this); }
-    /** {@return the elements in row-major order, {@code (short) getLong}} */
-    public short[] toShortArray() { return ArrayBulk.toShortArray(this); }
-    /** {@return the elements in row-major order, {@code (byte) getLong}} */
-    public byte[] toByteArray() { return ArrayBulk.toByteArray(this); }
-    /** {@return the elements in row-major order, as {@link #getBoolean(long...)} reads them} */
-    public boolean[] toBooleanArray() { return ArrayBulk.toBooleanArray(this); }
+    /**
+     * Copies {@code values} into the elements in logical row-major order, converting as
+     * {@link #setFloat(long[], float)} does.
+     *
+     * <p>Every {@code copyFrom} and {@code to*Array} method is a relayout between this array's layout
+     * and a dense row-major Java array: one {@link MemorySegment#copy} where this array already is
+     * dense row-major of the Java type's width and element type (unsigned twins included); else
+     * through the relayout engine ({@code Relayout.copy}) when module {@code dev.tegula.vector} is on
+     * the module or class path and the JVM has the Vector API; else element by element through the
+     * accessors (the same values, slower). Padding slots that a relayout writes get the layout's
+     * padding value. The calling thread does the work; threads and lifetime are as for the accessors.
+     *
+     * @throws IllegalArgumentException      if {@code values.length} is not the element count
+     * @throws IllegalStateException         if the arena is closed or the memory is not host-accessible
+     * @throws UnsupportedOperationException if this array is read-only
+     */
+    public void copyFrom(float[] values) { ArrayBulk.checkLength(this, values); copyFrom(values, 0); }
+    /** As {@link #copyFrom(float[])}, converting as {@link #setDouble(long[], double)}. */
+    public void copyFrom(double[] values) { ArrayBulk.checkLength(this, values); copyFrom(values, 0); }
+    /** As {@link #copyFrom(float[])}, converting as {@link #setLong(long[], long)}. */
+    public void copyFrom(long[] values) { ArrayBulk.checkLength(this, values); copyFrom(values, 0); }
+    /** As {@link #copyFrom(float[])}, converting as {@link #setInt(long[], int)}. */
+    public void copyFrom(int[] values) { ArrayBulk.checkLength(this, values); copyFrom(values, 0); }
+    /** As {@link #copyFrom(float[])}; values are numbers (not raw bytes) converted as {@link #setLong(long[], long)}. */
+    public void copyFrom(short[] values) { ArrayBulk.checkLength(this, values); copyFrom(values, 0); }
+    /** As {@link #copyFrom(short[])}. */
+    public void copyFrom(byte[] values) { ArrayBulk.checkLength(this, values); copyFrom(values, 0); }
+    /** As {@link #copyFrom(float[])}, writing 1 or 0 (always element by element). */
+    public void copyFrom(boolean[] values) { ArrayBulk.checkLength(this, values); copyFrom(values, 0); }
+
+    /**
+     * Copies {@code src[offset]} to {@code src[offset + elementCount - 1]} into the elements in logical
+     * row-major order, as {@link #copyFrom(float[])} does (allocating nothing when it runs as a copy or a
+     * relayout). {@code src} may hold more values around them.
+     *
+     * @throws IndexOutOfBoundsException     if {@code offset} is negative or {@code src} has fewer than
+     *                                       {@code offset + elementCount} values (the message names them)
+     * @throws IllegalStateException         if the arena is closed or the memory is not host-accessible
+     * @throws UnsupportedOperationException if this array is read-only
+     */
+    public void copyFrom(float[] src, int offset) { ArrayBulk.copyFrom(writable(), ArrayBulk.JavaArray.FLOAT, src, offset); }
+    /** As {@link #copyFrom(float[], int)}, converting as {@link #copyFrom(double[])}. */
+    public void copyFrom(double[] src, int offset) { ArrayBulk.copyFrom(writable(), ArrayBulk.JavaArray.DOUBLE, src, offset); }
+    /** As {@link #copyFrom(float[], int)}, converting as {@link #copyFrom(long[])}. */
+    public void copyFrom(long[] src, int offset) { ArrayBulk.copyFrom(writable(), ArrayBulk.JavaArray.LONG, src, offset); }
+    /** As {@link #copyFrom(float[], int)}, converting as {@link #copyFrom(int[])}. */
+    public void copyFrom(int[] src, int offset) { ArrayBulk.copyFrom(writable(), ArrayBulk.JavaArray.INT, src, offset); }
+    /** As {@link #copyFrom(float[], int)}, converting as {@link #copyFrom(short[])}. */
+    public void copyFrom(short[] src, int offset) { ArrayBulk.copyFrom(writable(), ArrayBulk.JavaArray.SHORT, src, offset); }
+    /** As {@link #copyFrom(float[], int)}, converting as {@link #copyFrom(byte[])}. */
+    public void copyFrom(byte[] src, int offset) { ArrayBulk.copyFrom(writable(), ArrayBulk.JavaArray.BYTE, src, offset); }
+    /** As {@link #copyFrom(float[], int)}, converting as {@link #copyFrom(boolean[])}. */
+    public void copyFrom(boolean[] src, int offset) { ArrayBulk.copyFrom(writable(), ArrayBulk.JavaArray.BOOLEAN, src, offset); }
+
+    /**
+     * {@return the elements in logical row-major order, as {@link #getFloat(long...)} reads them} Runs
+     * as {@link #copyFrom(float[])} describes.
+     *
+     * @throws IllegalArgumentException if there are more than {@code Integer.MAX_VALUE - 8} elements
+     * @throws IllegalStateException    if the arena is closed or the memory is not host-accessible
+     */
+    public float[] toFloatArray() { return (float[]) ArrayBulk.toNewArray(this, ArrayBulk.JavaArray.FLOAT); }
+    /** {@return the elements in row-major order, as {@link #getDouble(long...)} reads them} As {@link #toFloatArray()}. */
+    public double[] toDoubleArray() { return (double[]) ArrayBulk.toNewArray(this, ArrayBulk.JavaArray.DOUBLE); }
+    /** {@return the elements in row-major order, as {@link #getLong(long...)} reads them} As {@link #toFloatArray()}. */
+    public long[] toLongArray() { return (long[]) ArrayBulk.toNewArray(this, ArrayBulk.JavaArray.LONG); }
+    /** {@return the elements in row-major order, as {@link #getInt(long...)} reads them} As {@link #toFloatArray()}. */
+    public int[] toIntArray() { return (int[]) ArrayBulk.toNewArray(this, ArrayBulk.JavaArray.INT); }
+    /** {@return the elements in row-major order, {@code (short) getLong}} As {@link #toFloatArray()}. */
+    public short[] toShortArray() { return (short[]) ArrayBulk.toNewArray(this, ArrayBulk.JavaArray.SHORT); }
+    /** {@return the elements in row-major order, {@code (byte) getLong}} As {@link #toFloatArray()}. */
+    public byte[] toByteArray() { return (byte[]) ArrayBulk.toNewArray(this, ArrayBulk.JavaArray.BYTE); }
+    /** {@return the elements in row-major order, as {@link #getBoolean(long...)} reads them (always element by element)} */
+    public boolean[] toBooleanArray() { return (boolean[]) ArrayBulk.toNewArray(this, ArrayBulk.JavaArray.BOOLEAN); }
+
+    /**
+     * Writes the elements in logical row-major order, as {@link #getFloat(long...)} reads them, into
+     * {@code dst[offset]} to {@code dst[offset + elementCount - 1]}; the rest of {@code dst} is not
+     * touched. Runs as {@link #copyFrom(float[])} describes, allocating nothing when it runs as a copy
+     * or a relayout: a caller can reuse one buffer.
+     *
+     * @throws IndexOutOfBoundsException if {@code offset} is negative or {@code dst} has fewer than
+     *                                   {@code offset + elementCount} places (the message names them)
+     * @throws IllegalStateException     if the arena is closed or the memory is not host-accessible
+     */
+    public void toFloatArray(float[] dst, int offset) { ArrayBulk.toArray(this, ArrayBulk.JavaArray.FLOAT, dst, offset); }
+    /** As {@link #toFloatArray(float[], int)}, reading as {@link #toDoubleArray()}. */
+    public void toDoubleArray(double[] dst, int offset) { ArrayBulk.toArray(this, ArrayBulk.JavaArray.DOUBLE, dst, offset); }
+    /** As {@link #toFloatArray(float[], int)}, reading as {@link #toLongArray()}. */
+    public void toLongArray(long[] dst, int offset) { ArrayBulk.toArray(this, ArrayBulk.JavaArray.LONG, dst, offset); }
+    /** As {@link #toFloatArray(float[], int)}, reading as {@link #toIntArray()}. */
+    public void toIntArray(int[] dst, int offset) { ArrayBulk.toArray(this, ArrayBulk.JavaArray.INT, dst, offset); }
+    /** As {@link #toFloatArray(float[], int)}, reading as {@link #toShortArray()}. */
+    public void toShortArray(short[] dst, int offset) { ArrayBulk.toArray(this, ArrayBulk.JavaArray.SHORT, dst, offset); }
+    /** As {@link #toFloatArray(float[], int)}, reading as {@link #toByteArray()}. */
+    public void toByteArray(byte[] dst, int offset) { ArrayBulk.toArray(this, ArrayBulk.JavaArray.BYTE, dst, offset); }
+    /** As {@link #toFloatArray(float[], int)}, reading as {@link #toBooleanArray()}. */
+    public void toBooleanArray(boolean[] dst, int offset) { ArrayBulk.toArray(this, ArrayBulk.JavaArray.BOOLEAN, dst, offset); }
+
+    // Bytes for native consumers (ONNX Runtime, Jlama, DLPack importers): a row-major view as a
+    // ByteBuffer, and a copy into row-major when the layout is another.
+
+    /**
+     * {@return the elements' bytes as a {@link java.nio.ByteBuffer} in native byte order, without copying}
+     * For arrays whose elements lie in row-major (C) order in consecutive slots of whole bytes: dense
+     * row-major arrays, and views of them that stay contiguous (a range of rows). Position 0, limit and
+     * capacity {@code elementCount × bytes per element}. Writes through the buffer are writes to the
+     * array; a read-only array gives a read-only buffer.
+     *
+     * <p><b>Lifetime.</b> The buffer is valid while the array's arena is open. A native consumer
+     * handed the buffer or its address (ONNX Runtime's {@code OnnxTensor.createTensor}, Jlama, a
+     * DLPack importer) keeps only the address: if the arena is closed while the consumer still uses
+     * it, the JVM crashes inside the native library (reproduced with ONNX Runtime: {@code SIGSEGV} in
+     * {@code libonnxruntime.so}), where Java would have thrown {@link IllegalStateException}. So
+     * close the consumer's objects (tensors, sessions, models) before the arena, for example with the
+     * arena's {@code try} block around them; or allocate in {@link Arena#ofAuto()} and keep this
+     * array or the buffer reachable (a field next to the consumer's object) for as long as the
+     * consumer may read the memory.
+     *
+     * {@snippet :
+     * try (Arena arena = Arena.ofConfined()) {
+     *     Array rm = weights.toRowMajor(arena);                 // no copy if already row-major
+     *     java.nio.FloatBuffer data = rm.asByteBuffer().asFloatBuffer();
+     *     // try (OnnxTensor t = OnnxTensor.createTensor(env, data, dims)) { ... }   closed before the arena
+     * }
+     * }
+     *
+     * @throws IllegalStateException if the layout is not dense row-major (tiled, padded, transposed,
+     *                               strided, packed {@code E(n)}: the message names
+     *                               {@code Relayout.to} and {@link #toRowMajor}), the buffer would hold
+     *                               more than {@code Integer.MAX_VALUE} bytes, the memory is not
+     *                               host-accessible, or the arena is closed
+     */
+    public java.nio.ByteBuffer asByteBuffer() { return ArrayBulk.asByteBuffer(this); }
+
+    /**
+     * {@return this array if it is dense in the row-major layout ({@link #isDenseIn isDenseIn}
+     * {@code (Layout.rowMajor(rank))}), else a new dense row-major copy allocated in {@code arena}}
+     * The copy has this array's element type and dimensions and runs through the relayout engine
+     * ({@code Relayout.copy}) when module {@code dev.tegula.vector} is present, else element by
+     * element. Either way {@code result.segment()} from byte 0, and {@link #asByteBuffer()}, hold the
+     * elements in C order: the form a native consumer wants. The lifetime rules of
+     * {@link #asByteBuffer()} apply to the result's arena (which is this array's when nothing was copied).
+     *
+     * @throws IllegalStateException if this array is not host-accessible and needs a copy, or an arena is closed
+     * @throws WrongThreadException  if a confined arena is used from another thread
+     */
+    public Array toRowMajor(Arena arena) {
+        Objects.requireNonNull(arena, "arena");
+        Layout rowMajor = Layout.rowMajor(dims.length);
+        if (isDenseIn(rowMajor)) {
+            return this;
+        }
+        if (!isHostAccessible()) {
+            throw notHostAccessible(shape, provider);
+        }
+        Array copy = allocate(arena, shape.withLayout(rowMajor));
+        ArrayBulk.relayout(this, copy);
+        return copy;
+    }
 
     /**
      * {@return true if {@code other} has the same element type and dimensions and the same element
@@ -660,8 +801,12 @@ public final class Array {
     /**
      * {@return the view with dimensions {@code dims} of the same elements in logical row-major order}
      *
+     * Adding or removing dimensions of size 1 (the other sizes in the same order) is a view on any
+     * layout: strided arrays keep their strides, tiled ones their tiles, as long as no tile reaches a
+     * dimension of size 1 that is removed or added. Any other change of dimensions needs an untiled
+     * array contiguous in row-major order.
+     *
      * @throws IllegalArgumentException if the element count differs, or the memory does not allow it
-     *                                  (only untiled arrays contiguous in row-major order, or unchanged dims)
      */
     public Array reshape(long... dims) { return Views.reshape(this, dims); }
 

@@ -7,17 +7,24 @@ import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED;
 
+import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
 import dev.tegula.ffm.codec.ElementCodec;
+import dev.tegula.ffm.internal.BulkCopier;
+import dev.tegula.ffm.internal.ThreadAccess;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * Whole-array operations of {@link Array}: element iteration in logical row-major order, padding
  * fill, {@code fill}, copies from and to Java arrays, {@code contentEquals}, {@code copyTo}.
- * Plain loops over the slots; the Vector API kernels of module vector are the fast paths.
+ * Plain loops over the slots, except the copies from and to Java arrays and {@code toRowMajor},
+ * which run through the relayout engine when module vector provides it ({@link BulkCopier}).
  */
 final class ArrayBulk {
     private ArrayBulk() {
@@ -161,6 +168,179 @@ final class ArrayBulk {
     }
 
     // ---- Java arrays -----------------------------------------------------------------------------
+    //
+    // A Java array is a heap segment holding a dense row-major array of one element type (JavaArray's
+    // type, or its unsigned twin when the array has that type). Where the array's elements lie in
+    // row-major order in consecutive slots of that type, a bulk method is one MemorySegment.copy;
+    // otherwise it is a relayout between the array and the heap segment, through the relayout engine
+    // when module vector provides it and the engine's conversion is the accessors' (Engine.converts),
+    // else an element walk through the accessors.
+
+    /** The Java array types of the bulk methods: the element type a heap segment of each holds. */
+    enum JavaArray {
+        FLOAT(ElementType.F32, null, JAVA_FLOAT_UNALIGNED),
+        DOUBLE(ElementType.F64, null, JAVA_DOUBLE_UNALIGNED),
+        LONG(ElementType.S64, ElementType.U64, JAVA_LONG_UNALIGNED),
+        INT(ElementType.S32, ElementType.U32, JAVA_INT_UNALIGNED),
+        SHORT(ElementType.S16, ElementType.U16, JAVA_SHORT_UNALIGNED),
+        BYTE(ElementType.S8, ElementType.U8, JAVA_BYTE),
+        /** No heap segment holds a boolean[]: always the element walk. */
+        BOOLEAN(null, null, null);
+
+        final ElementType signed;
+        final ElementType unsigned;
+        final ValueLayout layout;
+
+        JavaArray(ElementType signed, ElementType unsigned, ValueLayout layout) {
+            this.signed = signed;
+            this.unsigned = unsigned;
+            this.layout = layout;
+        }
+
+        /** {@return the element type of the heap segment for {@code a}: its own when it is the unsigned twin} */
+        ElementType heapType(Array a) {
+            return a.type == unsigned ? unsigned : signed;
+        }
+    }
+
+    /** Element-by-element reads and writes of one Java array type, the fallback of the bulk methods. */
+    private interface Walker {
+        void walk(Array a, Object javaArray, int offset);
+    }
+
+    private static final Walker[] READS = {
+        (a, v, off) -> forEachSlot(a, (o, s) -> ((float[]) v)[off + (int) o] = ElementIO.getFloat(a, s)),
+        (a, v, off) -> forEachSlot(a, (o, s) -> ((double[]) v)[off + (int) o] = ElementIO.getDouble(a, s)),
+        (a, v, off) -> forEachSlot(a, (o, s) -> ((long[]) v)[off + (int) o] = ElementIO.getLong(a, s)),
+        (a, v, off) -> forEachSlot(a, (o, s) -> ((int[]) v)[off + (int) o] = ElementIO.getInt(a, s)),
+        (a, v, off) -> forEachSlot(a, (o, s) -> ((short[]) v)[off + (int) o] = (short) ElementIO.getLong(a, s)),
+        (a, v, off) -> forEachSlot(a, (o, s) -> ((byte[]) v)[off + (int) o] = (byte) ElementIO.getLong(a, s)),
+        (a, v, off) -> forEachSlot(a, (o, s) -> ((boolean[]) v)[off + (int) o] = ElementIO.getBoolean(a, s)),
+    };
+
+    private static final Walker[] WRITES = {
+        (a, v, off) -> forEachSlot(a, (o, s) -> ElementIO.setFloat(a, s, ((float[]) v)[off + (int) o])),
+        (a, v, off) -> forEachSlot(a, (o, s) -> ElementIO.setDouble(a, s, ((double[]) v)[off + (int) o])),
+        (a, v, off) -> forEachSlot(a, (o, s) -> ElementIO.setLong(a, s, ((long[]) v)[off + (int) o])),
+        (a, v, off) -> forEachSlot(a, (o, s) -> ElementIO.setLong(a, s, ((int[]) v)[off + (int) o])),
+        (a, v, off) -> forEachSlot(a, (o, s) -> ElementIO.setLong(a, s, ((short[]) v)[off + (int) o])),
+        (a, v, off) -> forEachSlot(a, (o, s) -> ElementIO.setLong(a, s, ((byte[]) v)[off + (int) o])),
+        (a, v, off) -> forEachSlot(a, (o, s) -> ElementIO.setBoolean(a, s, ((boolean[]) v)[off + (int) o])),
+    };
+
+    /** {@return a new Java array of {@code kind} holding the elements in row-major order} */
+    static Object toNewArray(Array a, JavaArray kind) {
+        int n = checkedLength(a);
+        Object out = switch (kind) {
+            case FLOAT -> new float[n];
+            case DOUBLE -> new double[n];
+            case LONG -> new long[n];
+            case INT -> new int[n];
+            case SHORT -> new short[n];
+            case BYTE -> new byte[n];
+            case BOOLEAN -> new boolean[n];
+        };
+        toArray(a, kind, out, 0);
+        return out;
+    }
+
+    /** Writes the elements in row-major order into {@code dst} from index {@code offset}. */
+    static void toArray(Array a, JavaArray kind, Object dst, int offset) {
+        int n = checkRange(a, "dst", dst, offset);
+        if (n == 0) {
+            return;
+        }
+        ElementType heap = kind.heapType(a);
+        if (heap != null && a.type == heap && rowMajorDense(a)) {
+            MemorySegment.copy(a.segment, kind.layout, byteOffset(a), dst, offset, n);
+            return;
+        }
+        BulkCopier engine = Engine.forPair(a.type, heap);
+        if (engine != null) {
+            engine.copy(a, heapArray(a, heap, dst, offset, n));
+        } else {
+            READS[kind.ordinal()].walk(a, dst, offset);
+        }
+    }
+
+    /** Copies {@code elementCount} values of {@code src} from index {@code offset} into the elements in row-major order. */
+    static void copyFrom(Array a, JavaArray kind, Object src, int offset) {
+        int n = checkRange(a, "src", src, offset);
+        if (n == 0) {
+            return;
+        }
+        ElementType heap = kind.heapType(a);
+        if (heap != null && a.type == heap && rowMajorDense(a)) {
+            MemorySegment.copy(src, offset, a.segment, kind.layout, byteOffset(a), n);
+            return;
+        }
+        BulkCopier engine = Engine.forPair(heap, a.type);
+        if (engine != null) {
+            engine.copy(heapArray(a, heap, src, offset, n), a);
+        } else {
+            WRITES[kind.ordinal()].walk(a, src, offset);
+        }
+    }
+
+    /** Copies {@code src} into {@code dst} (same type and dimensions) through the engine, or element by element. */
+    static void relayout(Array src, Array dst) {
+        BulkCopier engine = Engine.forPair(src.type, dst.type);
+        if (engine != null) {
+            engine.copy(src, dst);
+        } else {
+            copyTo(src, dst);
+        }
+    }
+
+    /** The dense row-major array of {@code type} over {@code n} elements of a Java array from {@code offset}. */
+    private static Array heapArray(Array a, ElementType type, Object javaArray, int offset, int n) {
+        long bytes = type.byteWidth();
+        MemorySegment seg = heapSegment(javaArray).asSlice(offset * bytes, n * bytes);
+        return ArrayFactory.wrap(seg, ArrayShape.of(type, a.dims));
+    }
+
+    private static MemorySegment heapSegment(Object javaArray) {
+        return switch (javaArray) {
+            case float[] v -> MemorySegment.ofArray(v);
+            case double[] v -> MemorySegment.ofArray(v);
+            case long[] v -> MemorySegment.ofArray(v);
+            case int[] v -> MemorySegment.ofArray(v);
+            case short[] v -> MemorySegment.ofArray(v);
+            case byte[] v -> MemorySegment.ofArray(v);
+            default -> throw new IllegalArgumentException("no heap segment for " + javaArray.getClass());
+        };
+    }
+
+    /**
+     * The relayout engine where module vector provides it, for the conversions in which it computes what
+     * the accessors do: same types; integers to integers (both through {@code long}, keeping the low
+     * bits); floats to floats (widening is exact, narrowing rounds once to nearest even); integers of at
+     * most 32 bits to f32 and f64 (exact in {@code double}, then one rounding). Not: complex, pred, floats
+     * to integers (the accessors' Java casts saturate), 64-bit integers to floats (the engine goes through
+     * {@code double} and could round twice).
+     */
+    static final class Engine {
+        private Engine() {
+        }
+
+        static BulkCopier forPair(ElementType from, ElementType to) {
+            BulkCopier engine = BulkCopier.installed();
+            return engine != null && from != null && to != null && converts(from, to) ? engine : null;
+        }
+
+        static boolean converts(ElementType from, ElementType to) {
+            if (from == to) {
+                return true;
+            }
+            if (from.isComplex() || to.isComplex() || from.isPred() || to.isPred()) {
+                return false;
+            }
+            if (from.isIntegral() && to.isIntegral() || from.isFloating() && to.isFloating()) {
+                return true;
+            }
+            return from.isIntegral() && from.bitWidth() <= 32 && (to == ElementType.F32 || to == ElementType.F64);
+        }
+    }
 
     private static int checkedLength(Array a) {
         long n = Array.elementCountOf(a.dims);
@@ -171,17 +351,39 @@ final class ArrayBulk {
         return (int) n;
     }
 
-    private static void checkLength(Array a, int length) {
+    /**
+     * {@return the element count, after checking that the Java array holds that many from {@code offset}}
+     *
+     * @throws IllegalStateException     if the memory is not host-accessible
+     * @throws IndexOutOfBoundsException naming the offset, the count, the shape and the length
+     */
+    private static int checkRange(Array a, String name, Object javaArray, int offset) {
+        if (!a.isHostAccessible()) {
+            throw Array.notHostAccessible(a.shape, a.provider);
+        }
+        ThreadAccess.requireAlive(a.segment);
+        int length = java.lang.reflect.Array.getLength(Objects.requireNonNull(javaArray, name));
         long n = Array.elementCountOf(a.dims);
+        if (offset < 0 || offset > length || n > length - offset) {
+            throw new IndexOutOfBoundsException(name + ": offset " + offset + " and the " + n + " elements of "
+                    + a.shape.toStringWithoutLayout() + " do not fit " + name + ".length " + length);
+        }
+        return (int) n;
+    }
+
+    /** Checks that a Java array has exactly one value per element. */
+    static void checkLength(Array a, Object values) {
+        long n = Array.elementCountOf(a.dims);
+        int length = java.lang.reflect.Array.getLength(Objects.requireNonNull(values, "values"));
         if (length != n) {
             throw new IllegalArgumentException("values: " + length + " values for " + a.shape + ", which has "
                     + n + " elements");
         }
     }
 
-    /** True if the elements lie in row-major order in consecutive slots, so bulk copies apply. */
-    private static boolean rowMajorDense(Array a, ElementType... types) {
-        if (a.strides == null || !a.isHostAccessible() || !Arrays.asList(types).contains(a.type)) {
+    /** True if the elements lie in row-major order in consecutive slots of whole bytes, from {@link #byteOffset}. */
+    static boolean rowMajorDense(Array a) {
+        if (a.strides == null || !a.isHostAccessible() || a.slotBytes == 0) {
             return false;
         }
         long[] rm = ArrayFactory.rowMajorStrides(a.dims);
@@ -193,137 +395,30 @@ final class ArrayBulk {
         return true;
     }
 
-    private static long byteOffset(Array a) {
+    static long byteOffset(Array a) {
         return a.slotOffset() * a.slotBytes;
     }
 
-    static void copyFrom(Array a, float[] v) {
-        checkLength(a, v.length);
-        if (rowMajorDense(a, ElementType.F32)) {
-            MemorySegment.copy(v, 0, a.segment, JAVA_FLOAT_UNALIGNED, byteOffset(a), v.length);
-        } else {
-            forEachSlot(a, (o, s) -> ElementIO.setFloat(a, s, v[(int) o]));
+    /** {@link Array#asByteBuffer()}. */
+    static ByteBuffer asByteBuffer(Array a) {
+        if (!a.isHostAccessible()) {
+            throw Array.notHostAccessible(a.shape, a.provider);
         }
-    }
-
-    static void copyFrom(Array a, double[] v) {
-        checkLength(a, v.length);
-        if (rowMajorDense(a, ElementType.F64)) {
-            MemorySegment.copy(v, 0, a.segment, JAVA_DOUBLE_UNALIGNED, byteOffset(a), v.length);
-        } else {
-            forEachSlot(a, (o, s) -> ElementIO.setDouble(a, s, v[(int) o]));
+        ThreadAccess.requireAlive(a.segment);
+        long n = Array.elementCountOf(a.dims);
+        if (!rowMajorDense(a) && n != 0) {
+            throw new IllegalStateException("asByteBuffer: " + a.shape + " is not dense row-major; copy it into"
+                    + " row-major first with toRowMajor(arena) or Relayout.to(array, Layout.rowMajor("
+                    + a.dims.length + "), arena)");
         }
-    }
-
-    static void copyFrom(Array a, long[] v) {
-        checkLength(a, v.length);
-        if (rowMajorDense(a, ElementType.S64, ElementType.U64)) {
-            MemorySegment.copy(v, 0, a.segment, JAVA_LONG_UNALIGNED, byteOffset(a), v.length);
-        } else {
-            forEachSlot(a, (o, s) -> ElementIO.setLong(a, s, v[(int) o]));
+        long bytes = n * Math.max(a.slotBytes, 1);
+        if (bytes > Integer.MAX_VALUE) {
+            throw new IllegalStateException("asByteBuffer: " + a.shape + " holds " + bytes
+                    + " bytes, more than a ByteBuffer can (" + Integer.MAX_VALUE + "); use segment()");
         }
-    }
-
-    static void copyFrom(Array a, int[] v) {
-        checkLength(a, v.length);
-        if (rowMajorDense(a, ElementType.S32, ElementType.U32)) {
-            MemorySegment.copy(v, 0, a.segment, JAVA_INT_UNALIGNED, byteOffset(a), v.length);
-        } else {
-            forEachSlot(a, (o, s) -> ElementIO.setLong(a, s, v[(int) o]));
-        }
-    }
-
-    static void copyFrom(Array a, short[] v) {
-        checkLength(a, v.length);
-        if (rowMajorDense(a, ElementType.S16, ElementType.U16)) {
-            MemorySegment.copy(v, 0, a.segment, JAVA_SHORT_UNALIGNED, byteOffset(a), v.length);
-        } else {
-            forEachSlot(a, (o, s) -> ElementIO.setLong(a, s, v[(int) o]));
-        }
-    }
-
-    static void copyFrom(Array a, byte[] v) {
-        checkLength(a, v.length);
-        if (rowMajorDense(a, ElementType.S8, ElementType.U8)) {
-            MemorySegment.copy(v, 0, a.segment, JAVA_BYTE, byteOffset(a), v.length);
-        } else {
-            forEachSlot(a, (o, s) -> ElementIO.setLong(a, s, v[(int) o]));
-        }
-    }
-
-    static void copyFrom(Array a, boolean[] v) {
-        checkLength(a, v.length);
-        forEachSlot(a, (o, s) -> ElementIO.setBoolean(a, s, v[(int) o]));
-    }
-
-    static float[] toFloatArray(Array a) {
-        float[] out = new float[checkedLength(a)];
-        if (rowMajorDense(a, ElementType.F32)) {
-            copyOut(a, JAVA_FLOAT_UNALIGNED, out);
-        } else {
-            forEachSlot(a, (o, s) -> out[(int) o] = ElementIO.getFloat(a, s));
-        }
-        return out;
-    }
-
-    static double[] toDoubleArray(Array a) {
-        double[] out = new double[checkedLength(a)];
-        if (rowMajorDense(a, ElementType.F64)) {
-            copyOut(a, JAVA_DOUBLE_UNALIGNED, out);
-        } else {
-            forEachSlot(a, (o, s) -> out[(int) o] = ElementIO.getDouble(a, s));
-        }
-        return out;
-    }
-
-    static long[] toLongArray(Array a) {
-        long[] out = new long[checkedLength(a)];
-        if (rowMajorDense(a, ElementType.S64, ElementType.U64)) {
-            copyOut(a, JAVA_LONG_UNALIGNED, out);
-        } else {
-            forEachSlot(a, (o, s) -> out[(int) o] = ElementIO.getLong(a, s));
-        }
-        return out;
-    }
-
-    static int[] toIntArray(Array a) {
-        int[] out = new int[checkedLength(a)];
-        if (rowMajorDense(a, ElementType.S32, ElementType.U32)) {
-            copyOut(a, JAVA_INT_UNALIGNED, out);
-        } else {
-            forEachSlot(a, (o, s) -> out[(int) o] = ElementIO.getInt(a, s));
-        }
-        return out;
-    }
-
-    static short[] toShortArray(Array a) {
-        short[] out = new short[checkedLength(a)];
-        if (rowMajorDense(a, ElementType.S16, ElementType.U16)) {
-            copyOut(a, JAVA_SHORT_UNALIGNED, out);
-        } else {
-            forEachSlot(a, (o, s) -> out[(int) o] = (short) ElementIO.getLong(a, s));
-        }
-        return out;
-    }
-
-    static byte[] toByteArray(Array a) {
-        byte[] out = new byte[checkedLength(a)];
-        if (rowMajorDense(a, ElementType.S8, ElementType.U8)) {
-            copyOut(a, JAVA_BYTE, out);
-        } else {
-            forEachSlot(a, (o, s) -> out[(int) o] = (byte) ElementIO.getLong(a, s));
-        }
-        return out;
-    }
-
-    static boolean[] toBooleanArray(Array a) {
-        boolean[] out = new boolean[checkedLength(a)];
-        forEachSlot(a, (o, s) -> out[(int) o] = ElementIO.getBoolean(a, s));
-        return out;
-    }
-
-    private static void copyOut(Array a, ValueLayout layout, Object out) {
-        MemorySegment.copy(a.segment, layout, byteOffset(a), out, 0, java.lang.reflect.Array.getLength(out));
+        ByteBuffer b = n == 0 ? ByteBuffer.allocateDirect(0)
+                : a.segment.asSlice(byteOffset(a), bytes).asByteBuffer();
+        return (a.isReadOnly() ? b.asReadOnlyBuffer() : b).order(ByteOrder.nativeOrder());
     }
 
     // ---- comparison and copies -------------------------------------------------------------------

@@ -133,10 +133,14 @@ final class Views {
         if (Arrays.equals(dims, a.dims)) {
             return a;
         }
+        Array unit = unitReshape(a, dims);
+        if (unit != null) {
+            return unit;
+        }
         if (a.strides == null || !(n == 0 || rowMajorContiguous(a))) {
             throw new IllegalArgumentException("reshape of " + a.shape + " to " + Arrays.toString(dims)
-                    + " needs an untiled array contiguous in row-major order: relayout first "
-                    + "(Relayout.to in module vector)");
+                    + " needs an untiled array contiguous in row-major order, or only dimensions of size 1 added"
+                    + " or removed outside the tiles: relayout first (Relayout.to in module vector)");
         }
         Layout base = a.shape.layout();
         Layout l = Layout.rowMajor(dims.length).withElementSizeInBits(base.elementSizeInBits())
@@ -144,6 +148,93 @@ final class Views {
         ArrayShape shape = ArrayShape.of(a.type, dims).withLayout(l);
         return new Array(a.segment, shape, a.slotOffset(), ArrayFactory.rowMajorStrides(dims), a.isReadOnly(),
                 a.provider);
+    }
+
+    /**
+     * The reshape that only adds or removes dimensions of size 1 (the other sizes in the same order), as
+     * a view in the same memory: for strided arrays the kept dimensions keep their strides; for tiled
+     * ones the kept dimensions keep their order and tiles, and the dimensions of size 1 go to the
+     * major end, which needs every removed or added one outside the tiles' reach (and no split
+     * configs, and a legacy padded size of 1). Null where that does not apply.
+     */
+    private static Array unitReshape(Array a, long[] dims) {
+        int[] oldToNew = new int[a.dims.length];
+        int j = 0;
+        for (int d = 0; d < a.dims.length; d++) {
+            oldToNew[d] = -1;
+            if (a.dims[d] != 1) {
+                while (j < dims.length && dims[j] == 1) {
+                    j++;
+                }
+                if (j == dims.length || dims[j] != a.dims[d]) {
+                    return null;
+                }
+                oldToNew[d] = j++;
+            }
+        }
+        while (j < dims.length && dims[j] == 1) {
+            j++;
+        }
+        if (j != dims.length) {
+            return null;
+        }
+        if (a.strides != null) {
+            long[] st = new long[dims.length];
+            for (int d = 0; d < a.dims.length; d++) {
+                if (oldToNew[d] >= 0) {
+                    st[oldToNew[d]] = a.strides[d];
+                }
+            }
+            long inner = 1;                  // a size-1 dimension: the extent of the kept one to its right
+            for (int k = dims.length - 1; k >= 0; k--) {
+                if (dims[k] == 1) {
+                    st[k] = inner;
+                } else {
+                    inner = st[k] * dims[k];
+                }
+            }
+            return strided(a, dims, a.slotOffset(), st);
+        }
+        Layout l = a.shape.layout();
+        if (!l.splitConfigs().isEmpty()) {
+            return null;
+        }
+        int untouched = untouchedPositions(l, a.dims.length);
+        for (int d = 0; d < a.dims.length; d++) {
+            if (oldToNew[d] < 0 && (position(a, d) >= untouched
+                    || l.hasPaddedDimensions() && l.paddedDimensions()[d] != 1)) {
+                return null;
+            }
+        }
+        int[] m2m = new int[dims.length];
+        long[] padded = l.hasPaddedDimensions() ? new long[dims.length] : null;
+        int c = 0;
+        for (int d : l.minorToMajor()) {
+            if (oldToNew[d] >= 0) {
+                m2m[c++] = oldToNew[d];
+                if (padded != null) {
+                    padded[oldToNew[d]] = l.paddedDimensions()[d];
+                }
+            }
+        }
+        int kept = c;
+        for (int k = dims.length - 1; k >= 0; k--) {
+            if (dims[k] == 1) {
+                m2m[c++] = k;
+                if (padded != null) {
+                    padded[k] = 1;
+                }
+            }
+        }
+        Layout layout = relabel(l, m2m, padded);
+        if (untouchedPositions(layout, dims.length) < dims.length - kept) {
+            return null;
+        }
+        ArrayShape shape = ArrayShape.of(a.type, dims).withLayout(layout);
+        if (shape.bufferSize() != a.shape.bufferSize()) {
+            return null;
+        }
+        return new Array(a.segment, shape, 0, null, a.isReadOnly(), a.provider);
     }
 
     // ---- strided ---------------------------------------------------------------------------------

@@ -110,6 +110,64 @@ class ArrayViewsTest {
         assertSame(tiled, tiled.reshape(4, 6));
     }
 
+    /** {@return index {@code i} of a view whose dimensions are the parent's with size-1 ones added or removed} */
+    private static long[] dropUnit(long[] i, long[] viewDims, long[] parentDims) {
+        long[] out = new long[parentDims.length];
+        int k = 0;
+        for (int d = 0; d < viewDims.length; d++) {
+            if (viewDims[d] != 1) {
+                while (parentDims[k] == 1) {
+                    k++;
+                }
+                out[k++] = i[d];
+            }
+        }
+        return out;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"f32[3,4]{0,1}", "f32[3,1,4]{0,2,1}", "f32[1,16,256]{2,1,0:T(8,128)}",
+            "bf16[16,256]{1,0:T(8,128)(2,1)}", "f32[1,3,1,4]{0,1,2,3}", "s4[6,5]{0,1:E(4)}",
+            "f32[2,1,3]{2,1,0:PAD(3,1,4:zero)}", "f32[0,1,5]{0,1,2}"})
+    void addingOrRemovingSizeOneDimensionsIsAViewOnAnyLayout(String text) {
+        Array a = numbered(text);
+        long[] d = a.shape().dimensions();
+        long[] kept = java.util.Arrays.stream(d).filter(x -> x != 1).toArray();
+        long[] more = java.util.stream.LongStream.concat(java.util.stream.LongStream.of(1),
+                java.util.Arrays.stream(kept).flatMap(x -> java.util.stream.LongStream.of(x, 1))).toArray();
+        for (long[] dims : new long[][] {kept, more}) {
+            Array r = a.reshape(dims);
+            assertArrayEquals(dims, r.shape().dimensions(), text);
+            assertEquals(a.segment().address(), r.segment().address(), text);   // same memory, no copy
+            assertViewOf(a, r, i -> dropUnit(i, dims, d));
+            assertViewOf(r, r.reshape(d), i -> dropUnit(i, d, dims));    // and back
+            if (r.shape().elementCount() > 0) {
+                long[] last = new long[dims.length];
+                for (int k = 0; k < dims.length; k++) {
+                    last[k] = dims[k] - 1;
+                }
+                r.setDouble(last, 3);                                       // writes reach the parent (3 fits s4)
+                assertEquals(3, a.getDouble(dropUnit(last, dims, d)));
+            }
+        }
+    }
+
+    @Test
+    void aSizeOneDimensionInsideTheTilesIsNotDroppedAsAView() {
+        Array a = numbered("f32[16,1,256]{2,1,0:T(8,128)}");                 // the tile's row dimension has size 1
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> a.reshape(16, 256));
+        assertTrue(e.getMessage().contains("outside the tiles"), e.getMessage());
+    }
+
+    @Test
+    void aWrongRankIndexHasCoreWording() {
+        Array a = numbered("f32[2,3]{0,1}");
+        IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class, () -> a.getFloat(new long[] {0, 0, 0}));
+        assertEquals("index [0, 0, 0] has 3 coordinates, but f32[2,3] has rank 2", e.getMessage());
+        e = assertThrows(IndexOutOfBoundsException.class, () -> a.addressing().slot(new long[] {0, 0, 0}));
+        assertEquals("index [0, 0, 0] has 3 coordinates, but f32[2,3] has rank 2", e.getMessage());
+    }
+
     @Test
     void tiledViewsOfMajorUntiledDimensionsSliceTheSegment() {
         Array a = numbered("bf16[2,1,16,256]{3,2,0,1:T(8,128)(2,1)}");

@@ -120,13 +120,15 @@ public abstract sealed class TensorFormat permits NpyFormat, NpyDirectoryFormat,
      * or {@code *.safetensors} file, else {@link #NPY_DIRECTORY}; with a {@code rawShape} the file is
      * {@link #RAW}; a file name ending {@code .npy}, {@code .safetensors},
      * {@code .safetensors.index.json} or {@code .gguf} says its format; else the file's first bytes
-     * do ({@code \x93NUMPY}, {@code GGUF}, or a header length followed by <code>{</code>); a file
-     * they do not match (or that cannot be read) is taken for safetensors, whose reader then says
-     * what is wrong with it.
+     * do ({@code \x93NUMPY}, {@code GGUF}, or safetensors' 8-byte little-endian header length followed
+     * by <code>{</code>). A file that cannot be read is taken for safetensors, whose reader then says
+     * why (for example {@link java.nio.file.NoSuchFileException}).
      *
      * @param rawShape the full shape of a raw buffer, or null when the file has a format
+     * @throws TensorFormatException if the file's name and first bytes match no format: the message
+     *                               says the format is unknown and names the file and its first bytes
      */
-    public static TensorFormat ofSource(Path source, ArrayShape rawShape) {
+    public static TensorFormat ofSource(Path source, ArrayShape rawShape) throws TensorFormatException {
         Objects.requireNonNull(source, "source");
         if (Files.isDirectory(source)) {
             return SafeTensorsCheckpointFormat.holdsOne(source) ? SAFETENSORS_CHECKPOINT : NPY_DIRECTORY;
@@ -139,12 +141,29 @@ public abstract sealed class TensorFormat permits NpyFormat, NpyDirectoryFormat,
             return byName;
         }
         byte[] head = head(source);
+        if (head == null) {
+            return SAFETENSORS;                            // its reader reports why the file cannot be read
+        }
         for (TensorFormat f : ALL) {
             if (f.startsLike(head)) {
                 return f;
             }
         }
-        return SAFETENSORS;
+        throw unknown(source, head);
+    }
+
+    /** The error for a file whose name and first bytes match no format. */
+    static TensorFormatException unknown(Path source, byte[] head) {
+        StringBuilder hex = new StringBuilder();
+        StringBuilder text = new StringBuilder();
+        for (byte b : head) {
+            hex.append(hex.isEmpty() ? "" : " ").append(String.format("%02x", b & 0xFF));
+            text.append(b >= 0x20 && b < 0x7F ? (char) b : '.');
+        }
+        return new TensorFormatException(source + ": unknown tensor file format: "
+                + (head.length == 0 ? "the file is empty" : "it starts with " + hex + " (\"" + text + "\")")
+                + "; Tegula reads .npy (\\x93NUMPY), GGUF (GGUF) and safetensors (an 8-byte header length, then"
+                + " '{') by their first bytes, and a raw buffer when given its shape");
     }
 
     /**
@@ -240,12 +259,12 @@ public abstract sealed class TensorFormat permits NpyFormat, NpyDirectoryFormat,
     /** {@return true if {@code head}, the first bytes of a file (fewer when it is short), are this format's} */
     abstract boolean startsLike(byte[] head);
 
-    /** {@return the first bytes of a file (an empty array if it cannot be read)} */
+    /** {@return the first bytes of a file (fewer if it is shorter), or null if it cannot be read} */
     private static byte[] head(Path path) {
         try (InputStream in = Files.newInputStream(path)) {
             return in.readNBytes(HEAD);
         } catch (IOException e) {
-            return new byte[0];   // the format's reader reports the file's problem
+            return null;   // the format's reader reports the file's problem
         }
     }
 

@@ -45,7 +45,7 @@ class NativeAccessTest {
     private Child run(List<String> flags, String... steps) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> modules = new ArrayList<>();
-        for (Class<?> c : List.of(ArrayShape.class, Array.class, Relayout.class, TensorFiles.class, org.slf4j.Logger.class)) {
+        for (Class<?> c : List.of(ArrayShape.class, Array.class, Relayout.class, TensorFiles.class)) {
             modules.add(location(c));
         }
         List<String> cmd = new ArrayList<>(List.of(java, "--module-path", String.join(File.pathSeparator, modules),

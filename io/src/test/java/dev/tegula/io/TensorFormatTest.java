@@ -63,14 +63,31 @@ class TensorFormatTest {
     }
 
     @Test
-    void unknownOrMissingBytesAreReadAsSafetensorsWhoseReaderSaysWhy() throws IOException {
-        Path junk = Files.write(dir.resolve("junk.bin"), new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
-        assertSame(TensorFormat.SAFETENSORS, TensorFormat.ofSource(junk, null));
+    void unknownBytesAreAnUnknownFormatNamingTheFileAndItsFirstBytes() throws IOException {
+        Path text = Files.writeString(dir.resolve("notes.bin"), "hello, world: not a tensor");
+        TensorFormatException e = assertThrows(TensorFormatException.class, () -> TensorFormat.ofSource(text, null));
+        assertEquals(text + ": unknown tensor file format: it starts with 68 65 6c 6c 6f 2c 20 77 6f 72 6c 64 3a 20 6e"
+                + " 6f (\"hello, world: no\"); Tegula reads .npy (\\x93NUMPY), GGUF (GGUF) and safetensors (an 8-byte"
+                + " header length, then '{') by their first bytes, and a raw buffer when given its shape", e.getMessage());
+        try (Arena arena = Arena.ofConfined()) {
+            e = assertThrows(TensorFormatException.class, () -> TensorFiles.read(text, "w", arena));
+            assertTrue(e.getMessage().contains("unknown tensor file format"), e.getMessage());
+            assertThrows(TensorFormatException.class, () -> TensorFiles.readAs(text, "w", F32_2X3, arena));
+        }
+        Path empty = Files.write(dir.resolve("empty.dat"), new byte[0]);
+        e = assertThrows(TensorFormatException.class, () -> TensorFormat.ofSource(empty, null));
+        assertTrue(e.getMessage().endsWith("unknown tensor file format: the file is empty; Tegula reads .npy (\\x93NUMPY),"
+                + " GGUF (GGUF) and safetensors (an 8-byte header length, then '{') by their first bytes, and a raw buffer"
+                + " when given its shape"), e.getMessage());
+        Path badLength = Files.write(dir.resolve("big.bin"), new byte[] {1, 2, 3, 4, 5, 6, 7, 8, '{', 0});
+        assertThrows(TensorFormatException.class, () -> TensorFormat.ofSource(badLength, null));
+    }
+
+    @Test
+    void aMissingFileIsLeftToTheReaderWhichSaysWhy() throws IOException {
         Path missing = dir.resolve("missing.bin");
         assertSame(TensorFormat.SAFETENSORS, TensorFormat.ofSource(missing, null));
         try (Arena arena = Arena.ofConfined()) {
-            TensorFormatException e = assertThrows(TensorFormatException.class, () -> TensorFiles.read(junk, "w", arena));
-            assertTrue(e.getMessage().startsWith(junk + ": header length"), e.getMessage());
             assertThrows(NoSuchFileException.class, () -> TensorFiles.read(missing, "w", arena));
         }
     }

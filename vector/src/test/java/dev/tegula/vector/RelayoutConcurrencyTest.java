@@ -298,8 +298,8 @@ class RelayoutConcurrencyTest {
             runner.shutdownNow();
             closer.shutdownNow();
         }
-        org.slf4j.LoggerFactory.getLogger(RelayoutConcurrencyTest.class).info(
-                "arena closed mid-relayout: {} relayouts failed with IllegalStateException, {} finished first",
+        System.getLogger(RelayoutConcurrencyTest.class.getName()).log(System.Logger.Level.INFO,
+                "arena closed mid-relayout: {0} relayouts failed with IllegalStateException, {1} finished first",
                 failures, completions);
         assertEquals(24, failures + completions);
         assertTrue(failures > 0, "no round closed the arena while the relayout ran: delays too long?");

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jdk.incubator.vector.IntVector;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 /**
  * Proves that each of the relayout test runs in vector/pom.xml got the vector width it asked for:
@@ -20,7 +19,8 @@ class RelayoutWidthTest {
     void runsAtTheRequestedWidth() {
         int bits = IntVector.SPECIES_PREFERRED.vectorBitSize();
         int useAvx = Integer.getInteger("tegula.test.useAVX", -1);   // set next to -XX:UseAVX=n in vector/pom.xml
-        LoggerFactory.getLogger(RelayoutWidthTest.class).info("relayout kernels: {}, preferred vectors {} bits{}",
+        System.getLogger(RelayoutWidthTest.class.getName()).log(System.Logger.Level.INFO,
+                "relayout kernels: {0}, preferred vectors {1} bits{2}",
                 Kernels.VECTOR ? "Vector API" : "scalar", bits, useAvx < 0 ? "" : ", -XX:UseAVX=" + useAvx);
         if (Boolean.getBoolean("tegula.relayout.scalar")) {
             assertFalse(Kernels.VECTOR, "-Dtegula.relayout.scalar=true must select the scalar kernels");

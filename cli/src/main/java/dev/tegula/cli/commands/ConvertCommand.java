@@ -306,7 +306,12 @@ public final class ConvertCommand implements Callable<Integer> {
 
     /** --tensor picks one tensor of a file that has several; an .npy or raw input has one, so it is refused there. */
     private void checkTensorOption(ArrayShape raw) {
-        TensorFormat from = TensorFormat.ofSource(in, raw);
+        TensorFormat from;
+        try {
+            from = TensorFormat.ofSource(in, raw);
+        } catch (TensorFormatException e) {
+            throw new BadInputException("bad tensor file: " + TerminalText.message(e.getMessage()));
+        }
         if (tensor != null && from.holdsOneTensor()) {
             throw new BadInputException("--tensor: " + TerminalText.of(in.toString()) + " is " + (from == TensorFormat.RAW ? "a raw buffer"
                     : "an .npy file") + ", which holds one array; leave --tensor out");

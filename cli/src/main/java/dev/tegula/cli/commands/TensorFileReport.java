@@ -72,9 +72,18 @@ final class TensorFileReport {
         return !words.isEmpty();
     }
 
+    /** {@return true if the directory is a safetensors checkpoint (a directory always has a format)} */
+    private static boolean isCheckpoint(Path directory) {
+        try {
+            return TensorFormat.ofSource(directory, null) == TensorFormat.SAFETENSORS_CHECKPOINT;
+        } catch (TensorFormatException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** {@return the report} @throws BadInputException naming the file if it is malformed or unreadable */
     static String of(Path path) {
-        if (Files.isDirectory(path) && TensorFormat.ofSource(path, null) == TensorFormat.SAFETENSORS_CHECKPOINT) {
+        if (Files.isDirectory(path) && isCheckpoint(path)) {
             try {
                 return checkpoint(path);
             } catch (TensorFormatException e) {

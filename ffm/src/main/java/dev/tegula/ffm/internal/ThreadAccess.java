@@ -14,6 +14,23 @@ public final class ThreadAccess {
     private ThreadAccess() {
     }
 
+    /**
+     * The message of every {@link IllegalStateException} for a closed arena that Tegula throws itself:
+     * it begins with the words the JDK's own (from an element accessor) has, so the two read alike.
+     */
+    public static final String CLOSED = "Already closed: the arena of the array's memory was closed before this use";
+
+    /**
+     * Checks that {@code segment}'s arena is open.
+     *
+     * @throws IllegalStateException with {@link #CLOSED} if it is closed
+     */
+    public static void requireAlive(MemorySegment segment) {
+        if (!segment.scope().isAlive()) {
+            throw new IllegalStateException(CLOSED);
+        }
+    }
+
     /** {@return true if threads other than the caller's may access {@code segment} (not a confined arena's)} */
     public static boolean fromAnyThread(MemorySegment segment) {
         return segment.isAccessibleBy(OTHER);
@@ -39,9 +56,7 @@ public final class ThreadAccess {
         if (!segment.isNative() || fromAnyThread(segment)) {
             return segment;
         }
-        if (!segment.scope().isAlive()) {
-            throw new IllegalStateException("the segment's arena is closed");
-        }
+        requireAlive(segment);
         if (!segment.isAccessibleBy(Thread.currentThread())) {
             throw new WrongThreadException("the segment's confined arena belongs to another thread");
         }

@@ -22,8 +22,6 @@ import java.lang.invoke.MethodType;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * DLPack 1.x exchange through FFM: {@link #export} turns an {@link Array} into a
@@ -68,7 +66,7 @@ import org.slf4j.LoggerFactory;
  * {@code reinterpret}, {@code upcallStub} and {@code downcallHandle} (native access must be enabled).
  */
 public final class DLPack {
-    private static final Logger LOG = LoggerFactory.getLogger(DLPack.class);
+    private static final System.Logger LOG = System.getLogger(DLPack.class.getName());
     private static final Map<Long, Runnable> EXPORTS = new ConcurrentHashMap<>();
 
     private DLPack() {
@@ -108,13 +106,13 @@ public final class DLPack {
         try {
             Runnable onRelease = EXPORTS.remove(self.address());
             if (onRelease == null) {
-                LOG.warn("DLPack deleter called for 0x{}, which is not a live Tegula export (called twice?)",
-                        Long.toHexString(self.address()));
+                LOG.log(System.Logger.Level.WARNING, "DLPack deleter called for 0x{0}, which is not a live Tegula"
+                        + " export (called twice?)", Long.toHexString(self.address()));
                 return;
             }
             onRelease.run();
         } catch (Throwable t) {           // an exception must never unwind into native code
-            LOG.error("DLPack release action failed", t);
+            LOG.log(System.Logger.Level.ERROR, "DLPack release action failed", t);
         }
     }
 

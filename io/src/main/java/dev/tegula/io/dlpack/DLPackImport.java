@@ -19,12 +19,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** The import half of {@link DLPack}: reads a producer's struct and wraps its memory. */
 final class DLPackImport {
-    private static final Logger LOG = LoggerFactory.getLogger(DLPack.class);
+    private static final System.Logger LOG = System.getLogger(DLPack.class.getName());
     /** The most dimensions accepted from a producer. */
     static final int MAX_RANK = 64;
     /** XLA's memory space for pinned host memory. */
@@ -155,7 +153,7 @@ final class DLPackImport {
             try {
                 release.run();
             } catch (Throwable e) {
-                LOG.error("DLPack producer's deleter failed", e);
+                LOG.log(System.Logger.Level.ERROR, "DLPack producer's deleter failed", e);
             }
         });
         if ((flags & DLPackStructs.FLAG_READ_ONLY) != 0) {

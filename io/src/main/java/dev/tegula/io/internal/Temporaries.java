@@ -27,8 +27,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The temporaries of {@link AtomicFile} and {@link AtomicDirectory}: their names, their owners, and
@@ -55,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * (Ctrl-C, SIGTERM) are deleted by a shutdown hook. Deleting a directory deletes what it holds.
  */
 public final class Temporaries {
-    private static final Logger LOG = LoggerFactory.getLogger(Temporaries.class);
+    private static final System.Logger LOG = System.getLogger(Temporaries.class.getName());
     private static final Set<Path> LIVE = ConcurrentHashMap.newKeySet();
 
     static {
@@ -196,10 +194,12 @@ public final class Temporaries {
                 Stale s = removeIfUnowned(tmp, lockFile);
                 if (s != null) {
                     removed.add(s);
-                    LOG.info("removed {} ({} bytes): a temporary of {} whose writer is gone", s.path(), s.bytes(), abs);
+                    // DEBUG: the caller gets the list (the command-line tool prints it); a library says nothing by default
+                    LOG.log(System.Logger.Level.DEBUG, "removed {0} ({1} bytes): a temporary of {2} whose writer is gone",
+                            s.path(), s.bytes(), abs);
                 }
             } catch (IOException | RuntimeException e) {
-                LOG.debug("left {}: {}", tmp, e.toString());   // not ours to decide: it stays
+                LOG.log(System.Logger.Level.DEBUG, "left {0}: {1}", tmp, e.toString());   // not ours to decide: it stays
             }
         }
         return removed;

@@ -67,9 +67,32 @@ public final class Npy {
      * @throws IOException           if the file cannot be read
      */
     public static Array read(Path path, Arena arena) throws IOException {
+        return read(path, null, arena);
+    }
+
+    /**
+     * {@return the array stored in the {@code .npy} file at {@code path}, its elements of {@code type}}
+     * For files whose dtype NumPy itself cannot name: {@code numpy.save} writes an array of a type from
+     * {@code ml_dtypes} (bfloat16, the float8 types, int4, ...) with a void dtype of the element's
+     * width ({@code '<V2'} for bfloat16, {@code '<V1'} for the float8 types), and
+     * {@code type} says what those bytes are (a 2-byte void read as {@link ElementType#BF16}, multi-byte
+     * elements in the descr's byte order). For a file with a plain dtype {@code type} must be that dtype's
+     * type, or null ({@link #read(Path, Arena)}). Mapped or converted as {@link #read(Path, Arena)}.
+     *
+     * {@snippet :
+     * // x = np.arange(6, dtype=ml_dtypes.bfloat16).reshape(2, 3); np.save("x.npy", x)   # descr '<V2'
+     * Array x = Npy.read(Path.of("x.npy"), ElementType.BF16, arena);
+     * }
+     *
+     * @param type the element type of a void dtype, of the same byte width; or null
+     * @throws TensorFormatException if the file is not a valid {@code .npy} file, its void dtype has another
+     *                               width than {@code type}, or its plain dtype is not {@code type}
+     * @throws IOException           if the file cannot be read
+     */
+    public static Array read(Path path, ElementType type, Arena arena) throws IOException {
         Objects.requireNonNull(arena, "arena");
         MemorySegment file = MappedFiles.map(path, arena);
-        NpyHeader h = NpyHeader.parse(file, path.toString());
+        NpyHeader h = NpyHeader.parse(file, path.toString(), type);
         MemorySegment data = file.asSlice(h.dataOffset(), h.dataBytes());
         ArrayShape shape = h.shape();
         int width = h.elementType().byteWidth();

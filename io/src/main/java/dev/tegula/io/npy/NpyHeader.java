@@ -84,6 +84,16 @@ public record NpyHeader(int major, ElementType elementType, ByteOrder byteOrder,
      * @throws TensorFormatException for anything the format does not allow, naming field and value
      */
     static NpyHeader parse(MemorySegment file, String name) throws TensorFormatException {
+        return parse(file, name, null);
+    }
+
+    /**
+     * As {@link #parse(MemorySegment, String)}, with {@code voidType} (may be null) the element type of
+     * a void dtype ({@code '<V2'}, {@code '<V1'}: what {@code numpy.save} writes for the types of
+     * {@code ml_dtypes}, such as {@code bfloat16}), which must have the void's byte width. A plain
+     * dtype must then be of that type.
+     */
+    static NpyHeader parse(MemorySegment file, String name, ElementType voidType) throws TensorFormatException {
         long size = file.byteSize();
         if (size < 10) {
             throw bad(name, "file", "is " + size + " bytes; an .npy file has at least 10");
@@ -150,7 +160,7 @@ public record NpyHeader(int major, ElementType elementType, ByteOrder byteOrder,
             throw bad(name, "fortran_order", shorten(String.valueOf(dict.get("fortran_order"))) + " is not True or False");
         }
         long[] dims = dimensions(dict.get("shape"), name);
-        ElementType type = elementType(descr, name);
+        ElementType type = voidType == null ? elementType(descr, name) : explicitType(descr, voidType, name);
         ByteOrder order = byteOrder(descr);
         long count = 1;
         for (long d : dims) {
@@ -225,9 +235,37 @@ public record NpyHeader(int major, ElementType elementType, ByteOrder byteOrder,
         };
         if (e == null) {
             throw bad(name, "descr", "'" + shorten(descr) + "' is not a supported dtype (b1, i1 i2 i4 i8, u1 u2 u4 u8,"
-                    + " f2 f4 f8, c8 c16, with < > | or =)");
+                    + " f2 f4 f8, c8 c16, with < > | or =)" + (voidBytes(descr) > 0 ? "; a void dtype is what numpy.save"
+                    + " writes for ml_dtypes' types (bfloat16, float8_*): read it with Npy.read(path, type, arena),"
+                    + " naming the element type" : ""));
         }
         return e;
+    }
+
+    /** {@return the bytes of a void dtype such as {@code <V2}, or -1 for any other dtype} */
+    private static int voidBytes(String descr) {
+        String t = descr.isEmpty() || "<>|=".indexOf(descr.charAt(0)) < 0 ? descr : descr.substring(1);
+        if (t.length() < 2 || t.length() > 4 || t.charAt(0) != 'V' || !t.substring(1).chars().allMatch(Character::isDigit)) {
+            return -1;
+        }
+        return Integer.parseInt(t.substring(1));
+    }
+
+    private static ElementType explicitType(String descr, ElementType type, String name) throws TensorFormatException {
+        int bytes = voidBytes(descr);
+        if (bytes < 0) {
+            ElementType own = elementType(descr, name);
+            if (own != type) {
+                throw bad(name, "descr", "'" + shorten(descr) + "' is " + own + ", not the " + type + " asked for"
+                        + " (an explicit type names the elements of a void dtype such as '<V2')");
+            }
+            return own;
+        }
+        if (!type.isArrayType() || type.byteWidth() != bytes) {
+            throw bad(name, "descr", "'" + shorten(descr) + "' has " + bytes + "-byte elements, but " + type + " has "
+                    + type.byteWidth());
+        }
+        return type;
     }
 
     private static ByteOrder byteOrder(String descr) {
