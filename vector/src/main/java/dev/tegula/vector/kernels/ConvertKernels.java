@@ -14,7 +14,7 @@ import jdk.incubator.vector.VectorSpecies;
  * sign and top payload bits and becomes quiet, as {@code BFloat16.fromFloat}): the fast path for
  * moving f32 weights into a bf16 layout, transposed or tiled, without a second pass.
  *
- * <p>Each {@link LoopNest} (in element units; source elements 4 bytes, destination 2) runs one of
+ * <p>Each loop nest (in element units; source elements 4 bytes, destination 2) runs one of
  * three ways: runs contiguous on both sides convert a vector at a time; a transposing nest (the
  * innermost loop contiguous in the destination, another in the source) rounds 32 source rows of 16
  * f32 as it loads them, zips them in pairs and transposes the 16×16 tile of 32-bit pairs, as
@@ -56,7 +56,7 @@ public final class ConvertKernels {
         return (short) ((bits + 0x7FFF + ((bits >>> 16) & 1)) >>> 16);
     }
 
-    /** dst[dO + k] = bf16(src[so + k]) for k < n ({@link Kernel#CONVERT_RUNS}). */
+    /** {@code dst[dO + k] = bf16(src[so + k])} for {@code k < n} ({@link Kernel#CONVERT_RUNS}). */
     public static void run(MemorySegment src, long so, MemorySegment dst, long dO, long n) {
         KernelTrace.ran(Kernel.CONVERT_RUNS);
         long k = 0;
@@ -76,7 +76,7 @@ public final class ConvertKernels {
         }
     }
 
-    /** dst[dO + k·t] = bf16(src[so + k·s]) for k < n ({@link Kernel#CONVERT_ELEMENTS}). */
+    /** {@code dst[dO + k·t] = bf16(src[so + k·s])} for {@code k < n} ({@link Kernel#CONVERT_ELEMENTS}). */
     public static void line(MemorySegment src, long so, long s, MemorySegment dst, long dO, long t, long n) {
         KernelTrace.ran(Kernel.CONVERT_ELEMENTS);
         stridedLine(src, so, s, dst, dO, t, n);
@@ -116,7 +116,7 @@ public final class ConvertKernels {
     }
 
     /**
-     * dst[dO + i·tI + j] = bf16(src[so + i + j·sJ]) for i < nI, j < nJ, in 16x16 tiles of pairs
+     * {@code dst[dO + i·tI + j] = bf16(src[so + i + j·sJ])} for {@code i < nI}, {@code j < nJ}, in 16x16 tiles of pairs
      * ({@link #tile32F32ToBf16}) in blocks of {@code blockI} by {@code blockJ} (multiples of 32), the
      * remainders element by element ({@link Kernel#CONVERT_TILES_16}: 512-bit vectors, little endian).
      */
@@ -146,7 +146,10 @@ public final class ConvertKernels {
         remainders(src, so, dst, dO, nI, tI, nJ, sJ, fullI, fullJ);
     }
 
-    /** dst[dO + i·tI + j] = bf16(src[so + i + j·sJ]) for i < nI, j < nJ, element by element ({@link Kernel#CONVERT_TRANSPOSE_ELEMENTS}). */
+    /**
+     * {@code dst[dO + i·tI + j] = bf16(src[so + i + j·sJ])} for {@code i < nI}, {@code j < nJ}, element by
+     * element ({@link Kernel#CONVERT_TRANSPOSE_ELEMENTS}).
+     */
     public static void transpose(MemorySegment src, long so, MemorySegment dst, long dO, long nI, long tI, long nJ,
                                  long sJ) {
         KernelTrace.ran(Kernel.CONVERT_TRANSPOSE_ELEMENTS);

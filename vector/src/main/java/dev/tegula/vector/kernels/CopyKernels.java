@@ -76,7 +76,7 @@ public final class CopyKernels {
     }
 
     /**
-     * dst[dO + i·tI + j] = src[so + i + j·sJ] for i < nI, j < nJ (element units), element by element,
+     * {@code dst[dO + i·tI + j] = src[so + i + j·sJ]} for {@code i < nI}, {@code j < nJ} (element units), element by element,
      * blocked so both arrays are walked in cache-sized pieces ({@link Kernel#TRANSPOSE_ELEMENTS}).
      */
     public static void transpose(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
