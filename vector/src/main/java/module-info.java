@@ -1,4 +1,8 @@
-/** Tegula vector: the relayout engine (planner, Vector API kernels, scalar reference kernels). */
+/**
+ * Tegula vector: the relayout engine. Exports its API ({@code dev.tegula.vector}: relayout, plans,
+ * planning, wisdom) and block quantization ({@code dev.tegula.vector.quant}); the planner
+ * ({@code dev.tegula.vector.plan}) and the kernels ({@code dev.tegula.vector.kernels}) stay inside.
+ */
 module dev.tegula.vector {
     requires transitive dev.tegula.core;
     requires transitive dev.tegula.ffm;
@@ -6,4 +10,5 @@ module dev.tegula.vector {
     requires java.management;
     exports dev.tegula.vector;
     provides dev.tegula.ffm.internal.BulkCopier with dev.tegula.vector.EngineBulkCopier;
+    exports dev.tegula.vector.quant;
 }

@@ -17,6 +17,7 @@ import dev.tegula.core.ShapeParseException;
 import dev.tegula.core.Tile;
 import dev.tegula.vector.PlanCache;
 import dev.tegula.vector.PlanMeasurement;
+import dev.tegula.vector.PlanOrigin;
 import dev.tegula.vector.Planning;
 import dev.tegula.vector.RelayoutPlan;
 import dev.tegula.vector.Wisdom;
@@ -174,18 +175,18 @@ class GuideExamplesTest {
 
         PlanCache plans = new PlanCache(16, Wisdom.at(file));             // a cache of your own
         RelayoutPlan tuned = plans.plan(from, to, Planning.MEASURE, 1);   // times candidate walks
-        for (PlanMeasurement m : tuned.measurements()) {
+        for (PlanMeasurement m : tuned.report().measurements()) {
             System.out.printf("%s%s %.1f GB/s%n", m.chosen() ? "* " : "  ", m.candidate(), m.gigabytesPerSecond());
         }
 
         // later (another process): the choice comes from the wisdom file, nothing is timed
         RelayoutPlan again = new PlanCache(16, Wisdom.at(file)).plan(from, to, Planning.MEASURE, 1);
-        String origin = again.origin();                                    // "wisdom"
+        PlanOrigin origin = again.report().origin();                        // WISDOM
         // end::planning[]
-        assertEquals("measured", tuned.origin());
-        assertEquals("wisdom", origin);
+        assertEquals(PlanOrigin.MEASURED, tuned.report().origin());
+        assertEquals(PlanOrigin.WISDOM, origin);
         assertEquals(tuned.walks(), again.walks());
-        assertTrue(again.measurements().isEmpty());
+        assertTrue(again.report().measurements().isEmpty());
         Files.delete(file);
         Files.delete(file.getParent());
     }

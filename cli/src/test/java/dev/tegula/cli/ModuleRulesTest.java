@@ -295,6 +295,35 @@ class ModuleRulesTest {
         assertNone(broken, "an internal package exported beyond Tegula's named modules");
     }
 
+    /**
+     * The relayout engine exports its API ({@code dev.tegula.vector}) and block quantization
+     * ({@code dev.tegula.vector.quant}) to everyone; its planner ({@code plan}) and kernels
+     * ({@code kernels}) stay inside, exported at most by name to a Tegula module.
+     */
+    @Test
+    void vectorExportsItsApiAndKeepsItsPlannerAndKernelsInside() {
+        ModuleDescriptor v = modules.get("dev.tegula.vector");
+        Set<String> api = Set.of("dev.tegula.vector", "dev.tegula.vector.quant");
+        Set<String> inside = Set.of("dev.tegula.vector.plan", "dev.tegula.vector.kernels");
+        List<String> broken = new ArrayList<>();
+        for (String p : new TreeSet<>(v.packages())) {
+            if (!api.contains(p) && !inside.contains(p)) {
+                broken.add("a package " + p + " that is neither API nor planner or kernels");
+            }
+        }
+        for (String p : api) {
+            if (v.exports().stream().noneMatch(e -> e.source().equals(p) && !e.isQualified())) {
+                broken.add(p + " not exported to everyone");
+            }
+        }
+        for (Exports e : v.exports()) {
+            if (inside.contains(e.source()) && !e.isQualified()) {
+                broken.add(e.source() + " exported to everyone");
+            }
+        }
+        assertNone(broken, "dev.tegula.vector has");
+    }
+
     /** {@return whether {@code reader} (a module name, or {@link #JMH} on the class path) may read {@code pkg}} */
     private static boolean exportedTo(String pkg, String reader) {
         ModuleDescriptor d = modules.get(owner(pkg));

@@ -2,6 +2,7 @@ package dev.tegula.vector;
 
 import dev.tegula.ffm.Array;
 import dev.tegula.ffm.internal.BulkCopier;
+import dev.tegula.vector.kernels.VectorApi;
 
 /**
  * The relayout engine behind {@link Array}'s bulk methods ({@code toFloatArray}, {@code copyFrom},

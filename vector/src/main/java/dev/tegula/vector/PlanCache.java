@@ -1,5 +1,7 @@
 package dev.tegula.vector;
 
+import dev.tegula.vector.plan.PlanRequest;
+import dev.tegula.vector.plan.Planner;
 import dev.tegula.ffm.internal.ThreadAccess;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.ffm.Array;
@@ -98,7 +100,7 @@ public final class PlanCache {
         Key key = new Key(from, to, null, null, planning, threads);
         RelayoutPlan p = get(key);
         if (p == null) {
-            p = Planner.plan(from, to, null, null, planning, threads, null, null, null, wisdom);
+            p = make(from, to, null, null, planning, threads, null, null, null);
             put(key, p);
         }
         return p;
@@ -132,10 +134,20 @@ public final class PlanCache {
                 ss = s == null ? src.segment() : src.segment().asSlice(src.slotOffset() * (src.shape().slotBits() / 8));
                 ds = d == null ? dst.segment() : dst.segment().asSlice(dst.slotOffset() * (dst.shape().slotBits() / 8));
             }
-            p = Planner.plan(src.shape(), dst.shape(), s, d, planning, threads, ss, ds, executor, wisdom);
+            p = make(src.shape(), dst.shape(), s, d, planning, threads, ss, ds, executor);
             put(key, p);
         }
         return p;
+    }
+
+    /** {@return a new plan} The buffers ({@code src}, {@code dst}: null unless measuring on them) are where a measuring planner times. */
+    private RelayoutPlan make(ArrayShape from, ArrayShape to, long[] srcStrides, long[] dstStrides, Planning planning,
+                              int threads, MemorySegment src, MemorySegment dst, ExecutorService executor) {
+        RelayoutChecks.checkCompatible(from, to);
+        Planning mode = planning.resolve(Math.max(from.bufferSize(), to.bufferSize()));
+        PlanRequest request = new PlanRequest(from, to, srcStrides, dstStrides, mode, threads, src, dst, executor,
+                wisdom == null ? null : wisdom.memory());
+        return new RelayoutPlan(from, to, srcStrides, dstStrides, threads, Planner.plan(request));
     }
 
     private static List<Long> boxed(long[] a) {

@@ -1,6 +1,7 @@
 package dev.tegula.vector;
 
 import dev.tegula.ffm.internal.ThreadAccess;
+import dev.tegula.vector.kernels.VectorApi;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Layout;
 import dev.tegula.ffm.Array;

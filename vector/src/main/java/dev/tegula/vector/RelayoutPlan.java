@@ -7,12 +7,17 @@ import dev.tegula.ffm.Array;
 import dev.tegula.ffm.codec.ElementCodec;
 import dev.tegula.ffm.internal.RawSlots;
 import dev.tegula.ffm.internal.ThreadAccess;
+import dev.tegula.vector.kernels.PackKernels;
+import dev.tegula.vector.plan.DigitPlanner;
+import dev.tegula.vector.plan.PlannedWalks;
+import dev.tegula.vector.plan.RelayoutStrategy;
+import dev.tegula.vector.plan.Tasks;
+import dev.tegula.vector.plan.Walk;
+import dev.tegula.vector.plan.WalkRunner;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 import java.util.function.ToLongFunction;
 
 /**
@@ -22,16 +27,16 @@ import java.util.function.ToLongFunction;
  * Built by {@link Relayout#plan} or a {@link PlanCache}; immutable and thread-safe: one plan may
  * execute on many array pairs from many threads at once.
  *
- * <p>The plan holds one {@link RelayoutStrategy}. {@link RelayoutStrategy.Nests} sees both layouts
- * as strided views of a common digit space (tiles split dimensions into digits), normalises the
- * loops (size-1 dropped, contiguous ones merged) and walks each loop nest with a kernel: bulk copies
- * where the innermost loop is contiguous in both arrays, an in-register blocked transpose (Vector
- * API) where it is not, element loops otherwise. How each nest is walked (loop order, the loop that
- * threads share, tile, blocks, staging) is the plan's {@link Walk}, chosen among candidates by
- * rule or by timing them ({@link Planning}). {@link RelayoutStrategy.Pack4} packs or unpacks 4-bit
- * elements. {@link RelayoutStrategy.ElementWalk}, for element-type conversion, packed sub-byte
- * layouts, and tiles whose digits do not nest (a {@code *} merge split unevenly), walks the
- * elements through core's address calculators. Destination padding slots are filled with the
+ * <p>The plan holds one strategy, chosen when it is made. Loop nests see both layouts as strided
+ * views of a common digit space (tiles split dimensions into digits), normalise the loops (size-1
+ * dropped, contiguous ones merged) and walk each loop nest with the kernel its walk names: bulk
+ * copies where the innermost loop is contiguous in both arrays, an in-register blocked transpose
+ * (Vector API) where it is not, element loops otherwise. How each nest is walked (kernel, loop
+ * order, the loop that threads share, tile, blocks, staging) is chosen once, among candidates, by
+ * rule or by timing them ({@link Planning}); {@link #walks()} says it and {@link #report()} how it
+ * was chosen. A pack strategy packs or unpacks 4-bit elements. The element walk, for element-type
+ * conversion, packed sub-byte layouts, and tiles whose digits do not nest (a {@code *} merge split
+ * unevenly), walks the elements through core's address calculators. Destination padding slots are filled with the
  * destination layout's padding value first whenever the destination has any.
  *
  * <p>A plan made for strided views knows their strides, not their offsets: it executes on any views
@@ -52,21 +57,20 @@ public final class RelayoutPlan {
     private final long[] dstStrides;
     private final Planning planning;
     private final int threads;
-    private final String origin;
-    private final List<PlanMeasurement> measurements;
+    private final PlanReport report;
 
-    RelayoutPlan(ArrayShape from, ArrayShape to, RelayoutStrategy strategy, List<Walk> walks, long[] srcStrides,
-                 long[] dstStrides, Planning planning, int threads, String origin, List<PlanMeasurement> measurements) {
+    /** The plan the planner chose for these shapes (and view strides), for {@code threads} threads. */
+    RelayoutPlan(ArrayShape from, ArrayShape to, long[] srcStrides, long[] dstStrides, int threads,
+                 PlannedWalks planned) {
         this.from = from;
         this.to = to;
-        this.strategy = strategy;
-        this.walks = List.copyOf(walks);
+        this.strategy = planned.strategy();
+        this.walks = planned.walks();
         this.srcStrides = srcStrides == null ? null : srcStrides.clone();
         this.dstStrides = dstStrides == null ? null : dstStrides.clone();
-        this.planning = planning;
+        this.planning = planned.planning();
         this.threads = threads;
-        this.origin = origin;
-        this.measurements = List.copyOf(measurements);
+        this.report = new PlanReport(planned.origin(), planned.measurements());
         long tb = to.slotBits();
         this.elementBytes = (int) (tb / 8);
         this.srcElementBytes = (int) (from.slotBits() / 8);
@@ -101,20 +105,12 @@ public final class RelayoutPlan {
     }
 
     /**
-     * {@return where the walks come from: {@code estimate} (the rules), {@code measured} (timed
-     * here), or {@code wisdom} (timed before, on this machine)}
+     * {@return how the walks were chosen: where they come from ({@link PlanOrigin#ESTIMATE}, the
+     * rules; {@link PlanOrigin#MEASURED}, timed here; {@link PlanOrigin#WISDOM}, timed before on this
+     * machine) and every timing a measuring planner made}
      */
-    public String origin() {
-        return origin;
-    }
-
-    /**
-     * {@return every timing the planner made, in the order it made them: each candidate's fastest run
-     * on the parts, then the final round's runs on the whole relayout (the chosen one marked there);
-     * empty unless it measured}
-     */
-    public List<PlanMeasurement> measurements() {
-        return measurements;
+    public PlanReport report() {
+        return report;
     }
 
     /** {@return the walk of each loop nest in the text form of {@link Wisdom} files, e.g. {@code order=0,1,2 split=0 tile=16 block=512x64 strips=staged bands=source}; empty for plans with no loop nests} */
@@ -132,37 +128,16 @@ public final class RelayoutPlan {
         return switch (strategy) {
             case RelayoutStrategy.Pack4 p -> p.pack() ? "pack to E(4)" : "unpack from E(4)";
             case RelayoutStrategy.ElementWalk w -> "general element walk";
-            case RelayoutStrategy.Nests n -> (n.convert() ? "f32 -> bf16 " : "")
+            case RelayoutStrategy.Nests n -> (n.elements().converts() ? "f32 -> bf16 " : "")
                     + DigitPlanner.describe(walks.stream().map(Walk::nest).toList()) + walkText();
         };
-    }
-
-    private long timedCandidates() {
-        return measurements.stream().map(m -> m.nest() + ":" + m.candidate()).distinct().count();
-    }
-
-    private String finalRoundText() {
-        List<PlanMeasurement> finals = measurements.stream().filter(PlanMeasurement::finalRound).toList();
-        if (finals.isEmpty()) {
-            return "";
-        }
-        double fastest = finals.stream().mapToDouble(PlanMeasurement::gigabytesPerSecond).max().orElse(0);
-        boolean kept = finals.stream().anyMatch(m -> m.chosen() && m.gigabytesPerSecond() < fastest);
-        return ", " + finals.size() + " of them on the whole relayout"
-                + (kept ? ", the estimate kept (no walk ran " + Math.round(Planner.MARGIN * 100) + "% faster)" : "");
     }
 
     private String walkText() {
         if (walks.isEmpty()) {
             return "";
         }
-        String what = switch (origin) {
-            case "measured" -> "measured: fastest of " + timedCandidates() + " timed candidates"
-                    + finalRoundText() + ", " + threads + (threads == 1 ? " thread" : " threads");
-            case "wisdom" -> "from wisdom, " + threads + (threads == 1 ? " thread" : " threads");
-            default -> "estimate";
-        };
-        return "; walk " + (walks.size() == 1 ? walks.get(0) : walks()) + " (" + what + ")";
+        return "; walk " + (walks.size() == 1 ? walks.get(0) : walks()) + " (" + report.describe(threads) + ")";
     }
 
     /**
@@ -200,14 +175,7 @@ public final class RelayoutPlan {
         if (dst.isReadOnly()) {
             throw new UnsupportedOperationException("dst: the destination segment is read-only");
         }
-        if (prefill) {
-            fillPadding(dst);
-        }
-        switch (strategy) {
-            case RelayoutStrategy.Pack4 p -> runPack(p.pack(), src, dst, executor, parallelism);
-            case RelayoutStrategy.ElementWalk w -> walkElements(src, Addressing.of(from)::slot, dst, Addressing.of(to)::slot);
-            case RelayoutStrategy.Nests n -> runNests(walks, n.convert(), src, dst, executor, parallelism, minParallelBytes);
-        }
+        run(src, null, dst, null, prefill, executor, parallelism, minParallelBytes);
     }
 
     /** {@return the strategy} */
@@ -218,6 +186,24 @@ public final class RelayoutPlan {
     /** {@return the walks, one per nest of a {@link RelayoutStrategy.Nests} strategy} */
     List<Walk> walkList() {
         return walks;
+    }
+
+    /**
+     * The one execution core: fills the destination's padding where {@code fill}, then runs the
+     * strategy. The slot functions serve the element walk (null: the dense layouts' own).
+     */
+    private void run(MemorySegment src, ToLongFunction<long[]> srcSlot, MemorySegment dst,
+                     ToLongFunction<long[]> dstSlot, boolean fill, ExecutorService executor, int parallelism,
+                     long minParallelBytes) {
+        if (fill) {
+            fillPadding(dst);
+        }
+        switch (strategy) {
+            case RelayoutStrategy.Pack4 p -> runPack(p.pack(), src, dst, executor, parallelism);
+            case RelayoutStrategy.ElementWalk w -> walkElements(src, srcSlot != null ? srcSlot : Addressing.of(from)::slot,
+                    dst, dstSlot != null ? dstSlot : Addressing.of(to)::slot);
+            case RelayoutStrategy.Nests n -> runNests(src, dst, executor, parallelism, minParallelBytes);
+        }
     }
 
     private void runPack(boolean pack, MemorySegment src, MemorySegment dst, ExecutorService executor,
@@ -271,23 +257,18 @@ public final class RelayoutPlan {
         MemorySegment d = dst.segment();
         if (dstStrides == null) {
             RelayoutChecks.checkSize("dst", d, to.bufferSize());
-            if (prefill) {
-                fillPadding(d);
-            }
         }
-        switch (strategy) {
-            case RelayoutStrategy.Nests n -> runNests(walks, n.convert(), base(src, srcStrides, srcElementBytes),
-                    base(d, dst, dstStrides, elementBytes), executor, parallelism, Tasks.MIN_PARALLEL_BYTES);
-            case RelayoutStrategy.ElementWalk w -> walkElements(src.segment(), src::slot, d, dst::slot);
-            case RelayoutStrategy.Pack4 p -> throw new IllegalStateException("a plan for views never packs");
+        if (strategy instanceof RelayoutStrategy.Nests) {
+            // the kernels address each side from its view's first slot
+            run(base(src.segment(), src, srcStrides, srcElementBytes), null, base(d, dst, dstStrides, elementBytes), null,
+                    prefill && dstStrides == null, executor, parallelism, Tasks.MIN_PARALLEL_BYTES);
+        } else {
+            run(src.segment(), src::slot, d, dst::slot, prefill && dstStrides == null, executor, parallelism,
+                    Tasks.MIN_PARALLEL_BYTES);
         }
     }
 
     /** {@return the part of a view's segment from its slot offset on (a dense side: the whole segment)} */
-    private static MemorySegment base(Array a, long[] strides, int bytes) {
-        return base(a.segment(), a, strides, bytes);
-    }
-
     private static MemorySegment base(MemorySegment seg, Array a, long[] strides, int bytes) {
         return strides == null ? seg : seg.asSlice(Math.multiplyExact(a.slotOffset(), (long) bytes));
     }
@@ -307,43 +288,16 @@ public final class RelayoutPlan {
         }
     }
 
-    /** Runs the walks, {@code convert}: from f32 to bf16 ({@link ConvertKernels}), else same type ({@link Kernels}). */
-    private void runNests(List<Walk> ws, boolean convert, MemorySegment src, MemorySegment dst,
-                          ExecutorService executor, int parallelism, long minParallelBytes) {
+    /** Runs the walks, each with the kernel it names. */
+    private void runNests(MemorySegment src, MemorySegment dst, ExecutorService executor, int parallelism,
+                          long minParallelBytes) {
         boolean parallel = executor != null && parallelism > 1 && ThreadAccess.fromAnyThread(src) && ThreadAccess.fromAnyThread(dst);
-        // the kernels see no confined arena (ThreadAccess.forThisCall); work on one stays on this thread
-        MemorySegment s = ThreadAccess.forThisCall(src);
-        MemorySegment d = ThreadAccess.forThisCall(dst);
-        for (Walk w : ws) {
-            long bytes = w.nest().elements() * elementBytes;
-            boolean split = parallel && bytes >= minParallelBytes && w.splitExtent() >= 2;
-            run(w, convert, s, d, split ? executor : null, parallelism);
+        // the kernels see no confined arena (ThreadAccess.forThisCall): views that end with this call,
+        // never stored; work on a confined segment stays on this thread
+        try (ThreadAccess.CallViews views = ThreadAccess.openCall()) {
+            WalkRunner.runAll(walks, views.view(src), views.view(dst), parallel ? executor : null, parallelism,
+                    minParallelBytes);
         }
-    }
-
-    /** Runs one walk over its whole split loop, in {@code parallelism} parts when {@code executor} is not null. */
-    void run(Walk w, boolean convert, MemorySegment src, MemorySegment dst, ExecutorService executor, int parallelism) {
-        Tasks.forEachPart(executor, parallelism, w.splitExtent(), alignment(w),
-                (lo, hi) -> Stage.run(w, convert, src, dst, elementBytes, lo, hi));
-    }
-
-    /**
-     * {@return the multiple that thread and piece boundaries on a walk's split loop keep}: whole
-     * panels along a panel loop (a piece cut inside a panel runs a smaller panel than the walk's:
-     * with 32 pieces per part on two threads, f32 64⁴ (3,2,1,0) by 4×8 panels ran at 9 GB/s read +
-     * written against 15 uncut), whole tile rows (and a narrow transpose's whole vectors) along a
-     * transpose's own loops
-     */
-    static long alignment(Walk w) {
-        if (w.paneled()) {
-            return w.splitBlock();
-        }
-        int inner = w.nest().depth() - 1;
-        boolean pair = w.split() == inner || w.split() == w.nest().sourceContiguousLoop();
-        if (w.tile() == 0) {
-            return pair && w.nest().isTranspose() ? 64 : 1;   // whole vectors of a narrow transpose
-        }
-        return pair ? 64 : 1;
     }
 
     /** Fills the whole destination buffer with the padding pattern (trailing bits of a packed buffer: zero). */

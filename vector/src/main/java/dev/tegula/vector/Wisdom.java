@@ -1,5 +1,8 @@
 package dev.tegula.vector;
 
+import dev.tegula.vector.kernels.Tuning;
+import dev.tegula.vector.plan.PlanRequest;
+import dev.tegula.vector.plan.WalkMemory;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -173,12 +176,39 @@ public final class Wisdom {
      * relayout kernels are scalar), JDK version, tab-separated}
      */
     static String machine() {
-        return Machine.CPU + "\t" + (Kernels.VECTOR ? Machine.VECTOR_BITS : 0) + "\t" + Runtime.version();
+        return Machine.CPU + "\t" + (Tuning.VECTOR ? Machine.VECTOR_BITS : 0) + "\t" + Runtime.version();
     }
 
     /** {@return the key of a relayout (after the machine): threads, shapes and view strides, tab-separated} */
     static String key(int threads, String from, String to, long[] srcStrides, long[] dstStrides) {
         return threads + "\t" + from + "\t" + to + "\t" + strides(srcStrides) + "\t" + strides(dstStrides);
+    }
+
+    /** {@return this wisdom as the planner sees it: walks kept and looked up by request} */
+    WalkMemory memory() {
+        return new Memory(this);
+    }
+
+    /** The planner's view of a {@link Wisdom}: keys made from the request. */
+    private record Memory(Wisdom wisdom) implements WalkMemory {
+        @Override
+        public String recall(PlanRequest r) {
+            return wisdom.lookup(keyOf(r));
+        }
+
+        @Override
+        public void remember(PlanRequest r, String walks) {
+            wisdom.remember(keyOf(r), walks);
+        }
+
+        @Override
+        public void warn(String message) {
+            Wisdom.warn(message);
+        }
+
+        private static String keyOf(PlanRequest r) {
+            return key(r.threads(), r.from().toString(), r.to().toString(), r.srcStrides(), r.dstStrides());
+        }
     }
 
     private static String strides(long[] s) {

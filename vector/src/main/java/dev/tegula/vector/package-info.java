@@ -12,18 +12,15 @@
  *
  * <p>How a plan walks its loops is chosen among candidates by rule or by timing them
  * ({@link dev.tegula.vector.Planning}; each timed candidate a {@link dev.tegula.vector.PlanMeasurement}),
- * plans are kept in a {@link dev.tegula.vector.PlanCache} (a shared one, or one of your own), and
+ * how they were chosen is the plan's {@link dev.tegula.vector.PlanReport} (its
+ * {@link dev.tegula.vector.PlanOrigin}), plans are kept in a {@link dev.tegula.vector.PlanCache} (a shared one, or one of your own), and
  * measured choices in {@link dev.tegula.vector.Wisdom}, in memory or in a small text file.
  *
- * <p>{@link dev.tegula.vector.QuantBlock} names the block encodings (Q4_0, Q4_1, Q5_0, Q5_1, Q8_0 and
- * the K-quants Q2_K to Q6_K). {@link dev.tegula.vector.Dequantize} turns blocks into an array of any
- * element type and layout, on one or more threads, with f32 values equal to those of the reference
- * ({@code gguf.quants}) bit for bit; {@link dev.tegula.vector.Quantize} encodes f32 values as Q8_0
- * or Q4_0 blocks.
+ * <p>Block quantization (llama.cpp's Q4_0 to Q6_K) is in {@code dev.tegula.vector.quant}.
  *
  * <p>The Vector API is an incubator module in JDK 25: on the module path {@code requires
  * dev.tegula.vector} resolves it; on the class path run with {@code --add-modules jdk.incubator.vector}
- * (without it, {@link dev.tegula.vector.Relayout} and {@link dev.tegula.vector.Dequantize} throw a
+ * (without it, {@link dev.tegula.vector.Relayout} and {@code Dequantize} throw a
  * {@link java.lang.NoClassDefFoundError} that names the flag, before any class of the Vector API is loaded).
  */
 package dev.tegula.vector;

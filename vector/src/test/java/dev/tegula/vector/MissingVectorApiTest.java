@@ -3,6 +3,8 @@ package dev.tegula.vector;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tegula.vector.quant.Dequantize;
+import dev.tegula.vector.quant.QuantBlock;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;

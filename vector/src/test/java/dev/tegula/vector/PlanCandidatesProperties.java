@@ -3,6 +3,13 @@ package dev.tegula.vector;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tegula.vector.plan.CandidateFamilies;
+import dev.tegula.vector.plan.LoopNest;
+import dev.tegula.vector.plan.RelayoutStrategy;
+import dev.tegula.vector.plan.Walk;
+import dev.tegula.vector.plan.WalkRules;
+import dev.tegula.vector.kernels.Elements;
+import dev.tegula.vector.kernels.Tuning;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import java.util.ArrayList;
@@ -46,15 +53,15 @@ class PlanCandidatesProperties {
                                             @ForAll long seed) {
         ArrayShape from = pair.get1();
         ArrayShape to = pair.get2();
-        RelayoutPlan estimate = Planner.plan(from, to, null, null, Planning.ESTIMATE, 1, null, null, null, null);
-        if (!(estimate.strategy() instanceof RelayoutStrategy.Nests nests)) {
+        RelayoutPlan estimate = TestPlans.estimate(from, to, 1);
+        if (!(TestPlans.strategy(estimate) instanceof RelayoutStrategy.Nests nests)) {
             return;
         }
-        int b = nests.walkBytes((int) (to.slotBits() / 8));
+        Elements b = nests.elements();
         Random r = new Random(seed);
         List<List<Walk>> spaces = new ArrayList<>();
         for (LoopNest base : nests.nests()) {
-            List<Walk> all = Candidates.all(base, b, 3, 20_000);
+            List<Walk> all = CandidateFamilies.all(base, b, 3, 20_000);
             assertTrue(all.size() >= 1);
             spaces.add(all);
         }
@@ -67,8 +74,7 @@ class PlanCandidatesProperties {
                 assertEquals(w.toString(), Walk.parse(w.toString(), base, b).toString(), "text form round trip");
                 walks.add(w);
             }
-            RelayoutPlan plan = new RelayoutPlan(from, to, nests, walks, null, null, Planning.EXHAUSTIVE, 3, "measured",
-                    List.of());
+            RelayoutPlan plan = TestPlans.of(from, to, nests, walks, 3);
             RelayoutProperties.checkPlan(from, to, plan, null, 1);
             RelayoutProperties.checkPlan(from, to, plan, pool, 3);
         }
@@ -84,13 +90,13 @@ class PlanCandidatesProperties {
                                         @ForAll long seed) {
         ArrayShape from = pair.get1();
         ArrayShape to = pair.get2();
-        RelayoutPlan estimate = Planner.plan(from, to, null, null, Planning.ESTIMATE, 1, null, null, null, null);
-        RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) estimate.strategy();
-        int b = nests.walkBytes((int) (to.slotBits() / 8));
+        RelayoutPlan estimate = TestPlans.estimate(from, to, 1);
+        RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) TestPlans.strategy(estimate);
+        Elements b = nests.elements();
         LoopNest base = nests.nests().get(0);
         Random r = new Random(seed);
-        List<Walk> panels = new ArrayList<>(Candidates.all(base, b, 3, 20_000).stream().filter(Walk::paneled).toList());
-        if (TransposeKernels.TILE == 0) {
+        List<Walk> panels = new ArrayList<>(CandidateFamilies.all(base, b, 3, 20_000).stream().filter(Walk::paneled).toList());
+        if (Tuning.TILE == 0) {
             assertTrue(panels.isEmpty(), "no panels without vector tiles");
             return;
         }
@@ -98,8 +104,8 @@ class PlanCandidatesProperties {
         for (Walk w : List.copyOf(panels)) {
             int[] loops = Walk.panelLoops(w.nest());
             long[] e = w.nest().extents();
-            Walk odd = Candidates.of(base, w.order(), w.split(), w.tile(), 0, 0, Walk.Strips.SOURCE, Walk.Bands.SOURCE,
-                    0, 1 + r.nextInt((int) e[loops[0]]), 1 + r.nextInt((int) e[loops[1]]), b);
+            Walk odd = WalkRules.make(base, b, w.spec().withForm(new Walk.Paneled(w.tile(),
+                    1 + r.nextInt((int) e[loops[0]]), 1 + r.nextInt((int) e[loops[1]]))));
             if (odd != null) {
                 panels.add(odd);
             }
@@ -107,8 +113,7 @@ class PlanCandidatesProperties {
         for (int round = 0; round < 3; round++) {
             Walk w = panels.get(r.nextInt(panels.size()));
             assertEquals(w.toString(), Walk.parse(w.toString(), base, b).toString(), "text form round trip");
-            RelayoutPlan plan = new RelayoutPlan(from, to, nests, List.of(w), null, null, Planning.EXHAUSTIVE, 3,
-                    "measured", List.of());
+            RelayoutPlan plan = TestPlans.of(from, to, nests, List.of(w), 3);
             RelayoutProperties.checkPlan(from, to, plan, null, 1);
             RelayoutProperties.checkPlan(from, to, plan, pool, 3);
         }

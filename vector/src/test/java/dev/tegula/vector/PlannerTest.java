@@ -7,6 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tegula.vector.plan.CandidateFamilies;
+import dev.tegula.vector.plan.Estimate;
+import dev.tegula.vector.plan.LoopNest;
+import dev.tegula.vector.plan.MeasuredSearch;
+import dev.tegula.vector.plan.RelayoutStrategy;
+import dev.tegula.vector.plan.Tasks;
+import dev.tegula.vector.plan.Walk;
+import dev.tegula.vector.plan.WalkRules;
+import dev.tegula.vector.kernels.Bands;
+import dev.tegula.vector.kernels.Elements;
+import dev.tegula.vector.kernels.Kernel;
+import dev.tegula.vector.kernels.Strips;
+import dev.tegula.vector.kernels.Tuning;
+import dev.tegula.vector.plan.CandidateTimer;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.ffm.Array;
 import java.io.IOException;
@@ -38,8 +52,8 @@ class PlannerTest {
     @Test
     void theFinalRoundRunsTwiceWhenTheJitIsQuiet() {
         long[] clock = {0};
-        int rounds = Planner.finalRounds(() -> 42, () -> clock[0], () -> clock[0] += 1_000_000);
-        assertEquals(Planner.TIMED_ROUNDS, rounds);
+        int rounds = CandidateTimer.finalRounds(() -> 42, () -> clock[0], () -> clock[0] += 1_000_000);
+        assertEquals(CandidateTimer.TIMED_ROUNDS, rounds);
     }
 
     @Test
@@ -47,7 +61,7 @@ class PlannerTest {
         // the JIT's total compilation time moves during the first three rounds only
         long[] jit = {100};
         int[] ran = {0};
-        int rounds = Planner.finalRounds(() -> jit[0], () -> 0, () -> {
+        int rounds = CandidateTimer.finalRounds(() -> jit[0], () -> 0, () -> {
             if (++ran[0] <= 3) {
                 jit[0] += 7;
             }
@@ -59,25 +73,25 @@ class PlannerTest {
     @Test
     void theFinalRoundStopsAtItsLimitAndItsTimeBudget() {
         long[] jit = {0};
-        assertEquals(Planner.FINAL_MAX_ROUNDS, Planner.finalRounds(() -> jit[0], () -> 0, () -> jit[0]++));
+        assertEquals(CandidateTimer.FINAL_MAX_ROUNDS, CandidateTimer.finalRounds(() -> jit[0], () -> 0, () -> jit[0]++));
         long[] clock = {0};
-        long step = Planner.FINAL_EXTRA_BUDGET_NANOS / 2 + 1;
-        assertEquals(2, Planner.finalRounds(() -> jit[0], () -> clock[0], () -> {
+        long step = CandidateTimer.FINAL_EXTRA_BUDGET_NANOS / 2 + 1;
+        assertEquals(2, CandidateTimer.finalRounds(() -> jit[0], () -> clock[0], () -> {
             jit[0]++;
             clock[0] += step;
         }));
         // no compilation time reported (-1): the plain two rounds
-        assertEquals(Planner.TIMED_ROUNDS, Planner.finalRounds(() -> -1, () -> 0, () -> { }));
+        assertEquals(CandidateTimer.TIMED_ROUNDS, CandidateTimer.finalRounds(() -> -1, () -> 0, () -> { }));
     }
 
     @Test
     void measuringTimesCandidatesAndKeepsTheFastestPerByte() {
         RelayoutPlan plan = new PlanCache(8, Wisdom.inMemory()).plan(FROM, TO, Planning.MEASURE, 1);
-        assertEquals("measured", plan.origin());
+        assertEquals(PlanOrigin.MEASURED, plan.report().origin());
         assertEquals(Planning.MEASURE, plan.planning());
-        List<PlanMeasurement> ms = plan.measurements();
+        List<PlanMeasurement> ms = plan.report().measurements();
         // the scalar kernels have a single walk for this nest; the vector kernels many
-        assertTrue(ms.size() >= (Candidates.tiles().length == 0 ? 1 : 2), () -> "timed " + ms);
+        assertTrue(ms.size() >= (Kernel.tileEdges().length == 0 ? 1 : 2), () -> "timed " + ms);
         List<PlanMeasurement> chosen = ms.stream().filter(PlanMeasurement::chosen).toList();
         assertEquals(1, chosen.size(), ms::toString);
         assertEquals(plan.walks().get(0), chosen.get(0).candidate());
@@ -104,7 +118,7 @@ class PlannerTest {
         long whole = 1024L * 8192 * 8;
         java.util.regex.Pattern blocked = java.util.regex.Pattern.compile("split=(\\d) .*block=(\\d+)x(\\d+)");
         int checked = 0;
-        for (PlanMeasurement m : plan.measurements()) {
+        for (PlanMeasurement m : plan.report().measurements()) {
             java.util.regex.Matcher b = blocked.matcher(m.candidate());
             if (m.finalRound() || !b.find()) {
                 continue;   // the final round runs the whole nest; walks without blocks have no floor
@@ -116,7 +130,7 @@ class PlannerTest {
             assertTrue(m.bytes() >= Math.min(whole, floor), () -> m + ": under " + Math.min(whole, floor) + " bytes");
             checked++;
         }
-        assertTrue(checked > 0 || Candidates.tiles().length == 0, plan.measurements()::toString);
+        assertTrue(checked > 0 || Kernel.tileEdges().length == 0, plan.report().measurements()::toString);
         RelayoutProperties.checkPlan(from, to, plan);
     }
 
@@ -125,7 +139,7 @@ class PlannerTest {
         ArrayShape from = shape("f32[64,256,256]{2,1,0}");
         ArrayShape to = shape("f32[64,256,256]{1,2,0}");
         RelayoutPlan plan = new PlanCache(8, null).plan(from, to, Planning.MEASURE, 1);
-        List<PlanMeasurement> ms = plan.measurements();
+        List<PlanMeasurement> ms = plan.report().measurements();
         List<PlanMeasurement> parts = ms.stream().filter(m -> !m.finalRound()).toList();
         List<PlanMeasurement> finals = ms.stream().filter(PlanMeasurement::finalRound).toList();
         if (parts.size() == 1) {
@@ -137,7 +151,7 @@ class PlannerTest {
         assertTrue(finals.stream().allMatch(m -> m.bytes() == 32L << 20), finals::toString);
         String estimate = Relayout.plan(from, to).walks().get(0);
         assertTrue(finals.stream().anyMatch(m -> m.candidate().equals(estimate)), estimate + " not in " + finals);
-        assertTrue(finals.size() >= 2 && finals.size() <= 2 + Planner.FINALISTS, finals::toString);
+        assertTrue(finals.size() >= 2 && finals.size() <= 2 + MeasuredSearch.FINALISTS, finals::toString);
         // the finalists besides the estimate and the parts' winner are the fastest parts
         assertTrue(parts.stream().filter(PlanMeasurement::chosen).findAny().isEmpty(), parts::toString);
         List<PlanMeasurement> chosen = finals.stream().filter(PlanMeasurement::chosen).toList();
@@ -147,7 +161,7 @@ class PlannerTest {
                 .orElseThrow();
         PlanMeasurement ofEstimate = finals.stream().filter(m -> m.candidate().equals(estimate)).findFirst()
                 .orElseThrow();
-        if (Planner.beatsEstimate(perByte(fastest), perByte(ofEstimate))) {
+        if (CandidateTimer.beatsEstimate(perByte(fastest), perByte(ofEstimate))) {
             assertEquals(perByte(fastest), perByte(chosen.get(0)), 0.0, finals::toString);
             assertFalse(plan.describe().contains("the estimate kept"), plan.describe());
         } else {
@@ -161,16 +175,16 @@ class PlannerTest {
 
     @Test
     void anotherWalkReplacesTheEstimateOnlyByTakingLessThanNineteenTwentiethsOfItsTime() {
-        assertTrue(Planner.beatsEstimate(0.94, 1.0));
-        assertFalse(Planner.beatsEstimate(0.96, 1.0));
-        assertFalse(Planner.beatsEstimate(1.0, 1.0));
-        assertFalse(Planner.beatsEstimate(1.2, 1.0));
-        assertTrue(Planner.beatsEstimate(4.0, 8.0));
+        assertTrue(CandidateTimer.beatsEstimate(0.94, 1.0));
+        assertFalse(CandidateTimer.beatsEstimate(0.96, 1.0));
+        assertFalse(CandidateTimer.beatsEstimate(1.0, 1.0));
+        assertFalse(CandidateTimer.beatsEstimate(1.2, 1.0));
+        assertTrue(CandidateTimer.beatsEstimate(4.0, 8.0));
     }
 
     /** {@return how many candidates the plan timed on parts (every candidate once; the final round aside)} */
     private static long parts(RelayoutPlan plan) {
-        return plan.measurements().stream().filter(m -> !m.finalRound()).count();
+        return plan.report().measurements().stream().filter(m -> !m.finalRound()).count();
     }
 
     private static double perByte(PlanMeasurement m) {
@@ -184,9 +198,9 @@ class PlannerTest {
         ArrayShape to = shape("bf16[1024,1024]{0,1}");
         long measured = parts(cache.plan(from, to, Planning.MEASURE, 1));
         RelayoutPlan all = cache.plan(from, to, Planning.EXHAUSTIVE, 1);
-        assertTrue(Candidates.tiles().length == 0 || parts(all) > measured, parts(all) + " vs " + measured);
-        assertEquals(Candidates.all(Planner.plan(from, to, null, null, Planning.ESTIMATE, 1, null, null, null, null)
-                .strategy() instanceof RelayoutStrategy.Nests n ? n.nests().get(0) : null, 2, 1, Planner.EXHAUSTIVE_LIMIT)
+        assertTrue(Kernel.tileEdges().length == 0 || parts(all) > measured, parts(all) + " vs " + measured);
+        assertEquals(CandidateFamilies.all(TestPlans.estimate(from, to, 1)
+                .strategy() instanceof RelayoutStrategy.Nests n ? n.nests().get(0) : null, Elements.same(2), 1, MeasuredSearch.EXHAUSTIVE_LIMIT)
                 .size(), parts(all));
         RelayoutProperties.checkPlan(from, to, all);
     }
@@ -195,10 +209,10 @@ class PlannerTest {
     void estimateAndSmallAutoPlansTimeNothing() {
         PlanCache cache = new PlanCache(8, Wisdom.inMemory());
         RelayoutPlan estimate = cache.plan(FROM, TO, Planning.ESTIMATE, 1);
-        assertEquals("estimate", estimate.origin());
-        assertTrue(estimate.measurements().isEmpty());
+        assertEquals(PlanOrigin.ESTIMATE, estimate.report().origin());
+        assertTrue(estimate.report().measurements().isEmpty());
         RelayoutPlan auto = cache.plan(FROM, TO, Planning.AUTO, 1);   // 4 MiB: under AUTO's threshold
-        assertEquals("estimate", auto.origin());
+        assertEquals(PlanOrigin.ESTIMATE, auto.report().origin());
         assertEquals(Planning.ESTIMATE, auto.planning());
         assertEquals(0, cache.wisdom().size());
     }
@@ -212,18 +226,18 @@ class PlannerTest {
         assertTrue(Files.readString(file).startsWith("# Tegula relayout wisdom 1\nplan\t"), Files.readString(file));
         // a new process: the file read again
         RelayoutPlan again = new PlanCache(8, Wisdom.at(file)).plan(FROM, TO, Planning.MEASURE, 2);
-        assertEquals("wisdom", again.origin());
-        assertTrue(again.measurements().isEmpty());
+        assertEquals(PlanOrigin.WISDOM, again.report().origin());
+        assertTrue(again.report().measurements().isEmpty());
         assertEquals(measured.walks(), again.walks());
         assertTrue(again.describe().contains("from wisdom"), again.describe());
         // another thread count is another key: measured again
-        assertEquals("measured", new PlanCache(8, Wisdom.at(file)).plan(FROM, TO, Planning.MEASURE, 1).origin());
+        assertEquals(PlanOrigin.MEASURED, new PlanCache(8, Wisdom.at(file)).plan(FROM, TO, Planning.MEASURE, 1).report().origin());
         // export and import
         Path out = dir.resolve("exported.txt");
         w.exportTo(out);
         Wisdom fresh = Wisdom.inMemory();
         assertEquals(1, fresh.importFrom(out));
-        assertEquals("wisdom", new PlanCache(8, fresh).plan(FROM, TO, Planning.EXHAUSTIVE, 2).origin());
+        assertEquals(PlanOrigin.WISDOM, new PlanCache(8, fresh).plan(FROM, TO, Planning.EXHAUSTIVE, 2).report().origin());
         RelayoutProperties.checkPlan(FROM, TO, again);
     }
 
@@ -239,7 +253,7 @@ class PlannerTest {
         Wisdom other = Wisdom.inMemory();
         assertEquals(0, other.importFrom(out));
         assertEquals(1, other.size());
-        assertEquals("measured", new PlanCache(8, other).plan(FROM, TO, Planning.MEASURE, 1).origin());
+        assertEquals(PlanOrigin.MEASURED, new PlanCache(8, other).plan(FROM, TO, Planning.MEASURE, 1).report().origin());
     }
 
     @Test
@@ -260,7 +274,7 @@ class PlannerTest {
             Wisdom edited = Wisdom.inMemory();
             edited.importFrom(out);
             RelayoutPlan p = new PlanCache(8, edited).plan(FROM, TO, Planning.MEASURE, 1);
-            assertEquals("measured", p.origin(), bad);
+            assertEquals(PlanOrigin.MEASURED, p.report().origin(), bad);
             w.exportTo(out);
         }
     }
@@ -272,7 +286,7 @@ class PlannerTest {
                 + "plan\tcpu\t512\tjdk\t1\tf32[2]{0}\tf32[2]{0}\t-\t-\t0:order=0 split=0\n");
         Wisdom w = Wisdom.at(file);
         assertEquals(1, w.size());   // the one well-formed line (of another machine)
-        assertEquals("measured", new PlanCache(8, w).plan(FROM, TO, Planning.MEASURE, 1).origin());
+        assertEquals(PlanOrigin.MEASURED, new PlanCache(8, w).plan(FROM, TO, Planning.MEASURE, 1).report().origin());
         // a file over the size limit is not read at all
         Path big = dir.resolve("big.txt");
         try (var ch = Files.newByteChannel(big, java.nio.file.StandardOpenOption.CREATE_NEW,
@@ -310,18 +324,17 @@ class PlannerTest {
         ArrayShape from = shape("f32[64,256,256]{2,1,0}");
         for (ArrayShape to : new ArrayShape[] {shape("f32[64,256,256]{1,2,0}"), shape("f32[64,256,256]{0,1,2}"),
             shape("bf16[64,256,256]{1,2,0}")}) {
-            RelayoutPlan estimate = Planner.plan(from, to, null, null, Planning.ESTIMATE, 1, null, null, null, null);
-            RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) estimate.strategy();
-            int b = nests.walkBytes((int) (to.slotBits() / 8));
+            RelayoutPlan estimate = TestPlans.estimate(from, to, 1);
+            RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) TestPlans.strategy(estimate);
+            Elements b = nests.elements();
             LoopNest base = nests.nests().get(0);
-            List<Walk> staged = Candidates.stages(base, estimate.walkList().get(0), b).stream()
+            List<Walk> staged = CandidateFamilies.stages(base, TestPlans.walks(estimate).get(0)).stream()
                     .filter(w -> w.stage() > 0).toList();
             assertFalse(staged.isEmpty(), to.toString());
             for (Walk w : staged) {
-                long unit = Candidates.stageUnit(w.nest(), w.split()) * (to.slotBits() / 8);
+                long unit = WalkRules.stageUnit(w.nest(), w.split()) * (to.slotBits() / 8);
                 assertTrue(unit > 0 && unit <= w.stage(), w.toString());
-                RelayoutPlan plan = new RelayoutPlan(from, to, nests, List.of(w), null, null, Planning.EXHAUSTIVE, 1,
-                        "measured", List.of());
+                RelayoutPlan plan = TestPlans.of(from, to, nests, List.of(w), 1);
                 RelayoutProperties.checkPlan(from, to, plan);
             }
         }
@@ -335,9 +348,9 @@ class PlannerTest {
         ArrayShape bf16 = shape("bf16[32,64,64,32]{3,2,1,0}");
         for (ArrayShape from : new ArrayShape[] {f32, bf16}) {
             ArrayShape to = from.withLayout(dev.tegula.core.Layout.of(0, 1, 2, 3));
-            RelayoutPlan estimate = Planner.plan(from, to, null, null, Planning.ESTIMATE, 2, null, null, null, null);
-            Walk w = estimate.walkList().get(0);
-            if (TransposeKernels.TILE == 0) {
+            RelayoutPlan estimate = TestPlans.estimate(from, to, 2);
+            Walk w = TestPlans.walks(estimate).get(0);
+            if (Tuning.TILE == 0) {
                 assertFalse(w.paneled(), w.toString());
                 continue;
             }
@@ -346,12 +359,12 @@ class PlannerTest {
             // the inner panel loop continues the source rows: the smaller source stride of the two
             assertTrue(w.nest().srcStrides()[loops[1]] < w.nest().srcStrides()[loops[0]], w.toString());
             long pair = 32 * 32 * (from.slotBits() / 8);
-            assertEquals(Candidates.ESTIMATE_PANEL_BYTES, w.panelOuter() * w.panelInner() * pair, w.toString());
+            assertEquals(Estimate.ESTIMATE_PANEL_BYTES, ((Walk.Paneled) w.form()).outer() * ((Walk.Paneled) w.form()).inner() * pair, w.toString());
             // beside a walk with panels, the panel family offers the estimate's rule without panels
-            RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) estimate.strategy();
-            int b = nests.walkBytes((int) (to.slotBits() / 8));
-            List<Walk> family = Candidates.panels(nests.nests().get(0), w, b);
-            assertTrue(family.stream().anyMatch(c -> !c.paneled() && c.tile() > 0 && c.blockI() > 0), family::toString);
+            RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) TestPlans.strategy(estimate);
+            Elements b = nests.elements();
+            List<Walk> family = CandidateFamilies.panels(nests.nests().get(0), w);
+            assertTrue(family.stream().anyMatch(c -> !c.paneled() && c.tile() > 0 && c.form() instanceof Walk.Blocked), family::toString);
             RelayoutProperties.checkPlan(from, to, estimate);
             ExecutorService pool = Executors.newFixedThreadPool(2);
             try {
@@ -361,11 +374,11 @@ class PlannerTest {
             }
         }
         // near rows (a 3-D transpose keeps one loop besides the pair; a small 4-D one has rows near): no panels
-        assertFalse(Planner.plan(FROM, TO, null, null, Planning.ESTIMATE, 1, null, null, null, null).walkList().get(0)
+        assertFalse(TestPlans.estimate(FROM, TO, 1).walkList().get(0)
                 .paneled());
         ArrayShape small = shape("f32[32,4,4,32]{3,2,1,0}");
-        assertFalse(Planner.plan(small, small.withLayout(dev.tegula.core.Layout.of(0, 1, 2, 3)), null, null,
-                Planning.ESTIMATE, 1, null, null, null, null).walkList().get(0).paneled());
+        assertFalse(TestPlans.estimate(small, small.withLayout(dev.tegula.core.Layout.of(0, 1, 2, 3)), 1).walkList()
+                .get(0).paneled());
     }
 
     /** An f32 4-D reversal, its nests, its estimate's walk and the panel walks of that walk's panel family. */
@@ -376,16 +389,16 @@ class PlannerTest {
     private static Reversal reversal(String source) {
         ArrayShape from = shape(source);
         ArrayShape to = from.withLayout(dev.tegula.core.Layout.of(0, 1, 2, 3));
-        RelayoutPlan estimate = Planner.plan(from, to, null, null, Planning.ESTIMATE, 1, null, null, null, null);
-        RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) estimate.strategy();
-        List<Walk> panels = Candidates.panels(nests.nests().get(0), estimate.walkList().get(0), nests.walkBytes(4))
+        RelayoutPlan estimate = TestPlans.estimate(from, to, 1);
+        RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) TestPlans.strategy(estimate);
+        List<Walk> panels = CandidateFamilies.panels(nests.nests().get(0), TestPlans.walks(estimate).get(0))
                 .stream().filter(Walk::paneled).toList();
-        return new Reversal(from, to, nests, estimate.walkList().get(0), panels);
+        return new Reversal(from, to, nests, TestPlans.walks(estimate).get(0), panels);
     }
 
     @Test
     void threadsSharingAPanelLoopAreCutOnWholePanels() {
-        if (TransposeKernels.TILE == 0) {
+        if (Tuning.TILE == 0) {
             return;   // the scalar kernels have no panels
         }
         // a 4-D reversal: dimensions 0 and 3 make the transposed pair, 1 and 2 the panel loops (16 each)
@@ -395,23 +408,22 @@ class PlannerTest {
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
             for (int k = 0; k < 2; k++) {
-                Walk w = Candidates.of(rev.nests().nests().get(0), any.order(), loops[k], any.tile(), 0, 0,
-                        Walk.Strips.SOURCE, Walk.Bands.SOURCE, 0, 4, 2, rev.nests().walkBytes(4));
+                Walk w = WalkRules.make(rev.nests().nests().get(0), rev.nests().elements(),
+                        new Walk.Spec(any.order(), loops[k], new Walk.Paneled(any.tile(), 4, 2), 0));
                 long panel = k == 0 ? 4 : 2;
                 assertEquals(panel, w.splitBlock(), w.toString());
-                assertEquals(panel, RelayoutPlan.alignment(w), w.toString());
+                assertEquals(panel, w.alignment(), w.toString());
                 // four tasks share 16 indices: each part (4) and piece holds whole panels, where eighths
                 // of a part would be single indices
                 List<long[]> runs = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-                Tasks.forEachPart(pool, 4, w.splitExtent(), RelayoutPlan.alignment(w),
+                Tasks.forEachPart(pool, 4, w.splitExtent(), w.alignment(),
                         (lo, hi) -> runs.add(new long[] {lo, hi}));
                 assertTrue(runs.size() >= 4, w.toString());
                 for (long[] r : runs) {
                     assertEquals(0, r[0] % panel, w + ": run " + r[0] + ".." + r[1]);
                     assertEquals(0, r[1] % panel, w + ": run " + r[0] + ".." + r[1]);
                 }
-                RelayoutPlan plan = new RelayoutPlan(rev.from(), rev.to(), rev.nests(), List.of(w), null, null,
-                        Planning.MEASURE, 4, "measured", List.of());
+                RelayoutPlan plan = TestPlans.of(rev.from(), rev.to(), rev.nests(), List.of(w), 4);
                 RelayoutProperties.checkPlan(rev.from(), rev.to(), plan, pool, 4);
             }
         } finally {
@@ -421,7 +433,7 @@ class PlannerTest {
 
     @Test
     void panelCandidatesShareTheLoopThePanelIsNarrowerAlong() {
-        if (TransposeKernels.TILE == 0) {
+        if (Tuning.TILE == 0) {
             return;   // the scalar kernels have no panels
         }
         List<Walk> panels = reversal("f32[64,64,64,64]{3,2,1,0}").panels();
@@ -430,60 +442,61 @@ class PlannerTest {
         assertEquals(5 + 6 + 7, panels.size(), panels::toString);
         for (Walk w : panels) {
             int[] loops = Walk.panelLoops(w.nest());
-            long narrow = Math.min(w.panelOuter(), w.panelInner());
+            Walk.Paneled p = (Walk.Paneled) w.form();
+            long narrow = Math.min(p.outer(), p.inner());
             assertEquals(narrow, w.splitBlock(), w.toString());
-            if (w.panelOuter() != w.panelInner()) {
-                assertEquals(w.panelOuter() < w.panelInner() ? loops[0] : loops[1], w.split(), w.toString());
+            if (p.outer() != p.inner()) {
+                assertEquals(p.outer() < p.inner() ? loops[0] : loops[1], w.split(), w.toString());
             }
         }
     }
 
     @Test
     void thePanelFamilyAlsoHoldsPanelsInTheEstimatesLoopOrder() {
-        if (TransposeKernels.TILE == 0) {
+        if (Tuning.TILE == 0) {
             return;   // the scalar kernels have no panels
         }
         Reversal rev = reversal("f32[64,64,64,64]{3,2,1,0}");
         LoopNest base = rev.nests().nests().get(0);
-        int b = rev.nests().walkBytes(4);
+        Elements b = rev.nests().elements();
         Walk estimate = rev.estimate();
         assertTrue(estimate.paneled(), estimate.toString());
         int[] other = {1, 2, 0, 3};
         assertFalse(java.util.Arrays.equals(other, estimate.order()), estimate.toString());
         // the best walk without panels in another loop order: panels in both orders
-        Walk best = Candidates.of(base, other, 0, estimate.tile(), 128, 128, Walk.Strips.SOURCE, Walk.Bands.SOURCE,
-                0, b);
-        List<Walk> family = Planner.panelCandidates(base, best, estimate, b).stream().filter(Walk::paneled).toList();
+        Walk best = WalkRules.make(base, b, new Walk.Spec(other, 0,
+                new Walk.Blocked(estimate.tile(), 128, 128, Strips.SOURCE, Bands.SOURCE), 0));
+        List<Walk> family = MeasuredSearch.panelCandidates(base, best, estimate).stream().filter(Walk::paneled).toList();
         assertTrue(family.contains(estimate), family::toString);
         for (int[] order : new int[][] {other, estimate.order()}) {
             assertEquals(5 + 6 + 7, family.stream().filter(w -> java.util.Arrays.equals(order, w.order()))
                     .map(Walk::toString).distinct().count(), () -> java.util.Arrays.toString(order) + ": " + family);
         }
         // in the estimate's own loop order and tile: that order's panels only
-        Walk same = Candidates.of(base, estimate.order(), 0, estimate.tile(), 128, 128, Walk.Strips.SOURCE,
-                Walk.Bands.SOURCE, 0, b);
-        List<Walk> own = Planner.panelCandidates(base, same, estimate, b).stream().filter(Walk::paneled).toList();
+        Walk same = WalkRules.make(base, b, new Walk.Spec(estimate.order(), 0,
+                new Walk.Blocked(estimate.tile(), 128, 128, Strips.SOURCE, Bands.SOURCE), 0));
+        List<Walk> own = MeasuredSearch.panelCandidates(base, same, estimate).stream().filter(Walk::paneled).toList();
         assertTrue(own.stream().allMatch(w -> java.util.Arrays.equals(estimate.order(), w.order())), own::toString);
     }
 
     @Test
     void measuringAPanelledEstimateAlsoVariesTheWalksWithoutPanels() {
-        if (TransposeKernels.TILE == 0) {
+        if (Tuning.TILE == 0) {
             return;   // the scalar kernels have no panels
         }
         ArrayShape from = shape("f32[32,64,64,32]{3,2,1,0}");
         ArrayShape to = from.withLayout(dev.tegula.core.Layout.of(0, 1, 2, 3));
         RelayoutPlan plan = new PlanCache(8, null).plan(from, to, Planning.MEASURE, 1);
-        List<String> plain = plan.measurements().stream().map(PlanMeasurement::candidate)
+        List<String> plain = plan.report().measurements().stream().map(PlanMeasurement::candidate)
                 .filter(c -> !c.contains("panel=") && c.contains("block=")).distinct().toList();
-        List<String> paneled = plan.measurements().stream().map(PlanMeasurement::candidate)
+        List<String> paneled = plan.report().measurements().stream().map(PlanMeasurement::candidate)
                 .filter(c -> c.contains("panel=")).distinct().toList();
         // blocks, strips and staging are timed on walks without panels (several of them), then panels
         assertTrue(plain.size() >= 5, plain::toString);
         assertTrue(plain.stream().map(c -> c.replaceAll(".*block=(\\S+).*", "$1")).distinct().count() >= 3,
                 plain::toString);
         assertTrue(paneled.size() >= 2, paneled::toString);
-        String estimate = Planner.plan(from, to, null, null, Planning.ESTIMATE, 1, null, null, null, null)
+        String estimate = TestPlans.estimate(from, to, 1)
                 .walks().get(0);
         assertTrue(paneled.contains(estimate), () -> estimate + " not in " + paneled);
         RelayoutProperties.checkPlan(from, to, plan);
@@ -491,42 +504,44 @@ class PlannerTest {
 
     @Test
     void theSecondPassTimesOnlyTheBlocksNextToTheBestWalks() {
-        if (TransposeKernels.TILE == 0) {
+        if (Tuning.TILE == 0) {
             return;   // the scalar kernels take no blocks
         }
         // f32 2048² transposed: source rows 2048 slots apart, destination rows 2048 apart
         LoopNest base = new LoopNest(new long[] {2048, 2048}, new long[] {1, 2048}, new long[] {2048, 1}, 0, 0);
-        Walk estimate = Candidates.estimate(base, 4);
-        Walk w = Candidates.of(base, estimate.order(), estimate.split(), estimate.tile(), 256, 64, estimate.strips(),
-                estimate.bands(), 0, 4);
-        List<Walk> grid = Planner.families(4, 1, 0).get(3).apply(base, w);
-        List<Walk> near = Planner.families(4, 1, 1).get(3).apply(base, w);
+        Walk estimate = Estimate.of(base, Elements.same(4));
+        Walk.Blocked e = (Walk.Blocked) estimate.form();
+        Walk w = WalkRules.make(base, Elements.same(4), estimate.spec().withForm(
+                new Walk.Blocked(e.tile(), 256, 64, e.strips(), e.bands())));
+        List<Walk> grid = MeasuredSearch.families(1, 0).get(3).apply(base, w);
+        List<Walk> near = MeasuredSearch.families(1, 1).get(3).apply(base, w);
         assertEquals(36, grid.size(), grid::toString);   // 32 to 1024 on each side
         java.util.Set<String> blocks = new java.util.TreeSet<>();
         for (Walk c : near) {
-            blocks.add(c.blockI() + "x" + c.blockJ());
+            blocks.add(((Walk.Blocked) c.form()).blockI() + "x" + ((Walk.Blocked) c.form()).blockJ());
             assertEquals(w.toString().replaceAll("block=\\S+", ""), c.toString().replaceAll("block=\\S+", ""));
         }
         assertEquals(new java.util.TreeSet<>(List.of("128x32", "128x64", "128x128", "256x32", "256x64", "256x128",
                 "512x32", "512x64", "512x128")), blocks);
         assertEquals(w.toString(), near.get(0).toString());   // the best walk itself is timed again, first
         // a walk at the edge of the grid has fewer neighbours; a walk without blocks has none
-        Walk corner = Candidates.of(base, w.order(), w.split(), w.tile(), 1024, 32, w.strips(), w.bands(), 0, 4);
-        assertEquals(4, Candidates.blocksNear(base, corner, 4).size());
+        Walk corner = WalkRules.make(base, Elements.same(4), w.spec().withForm(
+                new Walk.Blocked(e.tile(), 1024, 32, e.strips(), e.bands())));
+        assertEquals(4, CandidateFamilies.blocksNear(base, corner).size());
         LoopNest copy = new LoopNest(new long[] {2048, 2048}, new long[] {2048, 1}, new long[] {2048, 1}, 0, 0);
-        Walk rows = Candidates.estimate(copy, 4);
-        assertEquals(List.of(rows.toString()), Candidates.blocksNear(copy, rows, 4).stream().map(Walk::toString).toList());
+        Walk rows = Estimate.of(copy, Elements.same(4));
+        assertEquals(List.of(rows.toString()), CandidateFamilies.blocksNear(copy, rows).stream().map(Walk::toString).toList());
     }
 
     @Test
     void onlyALoopWhoseDestinationRegionIsDenseCanBeStaged() {
         // loops in destination order: dst strides 4096, 64, 1 (dense) -> every loop's region is a block
         LoopNest dense = new LoopNest(new long[] {8, 64, 64}, new long[] {1, 512, 8}, new long[] {4096, 64, 1}, 0, 0);
-        assertEquals(4096, Candidates.stageUnit(dense, 0));
-        assertEquals(0, Candidates.stageUnit(dense, 1));   // one index of the middle loop: 64 slots, 4096 apart
+        assertEquals(4096, WalkRules.stageUnit(dense, 0));
+        assertEquals(0, WalkRules.stageUnit(dense, 1));   // one index of the middle loop: 64 slots, 4096 apart
         // a padded destination (rows 72 slots apart for 64 elements): nothing is a dense block
         LoopNest padded = new LoopNest(new long[] {8, 64}, new long[] {64, 1}, new long[] {72, 1}, 0, 0);
-        assertEquals(0, Candidates.stageUnit(padded, 0));
+        assertEquals(0, WalkRules.stageUnit(padded, 0));
     }
 
     @Test
@@ -585,7 +600,7 @@ class PlannerTest {
             Array dst = Array.allocate(arena, TO);
             RelayoutPlan plan = new PlanCache(4, null).plan(src, dst, Planning.MEASURE, 2, pool);
             assertEquals(2, plan.threads());
-            assertFalse(plan.measurements().isEmpty());
+            assertFalse(plan.report().measurements().isEmpty());
             plan.execute(src, dst, pool, 2);
             MemorySegment ref = arena.allocate(TO.bufferSize());
             ReferenceRelayout.copy(FROM, src.segment(), TO, ref);

@@ -25,17 +25,17 @@ import java.util.Arrays;
  * padding value; bits of the last byte of a packed buffer beyond its last slot are zero.
  * Deliberately simple and slow.
  */
-final class ReferenceRelayout {
+public final class ReferenceRelayout {
     private ReferenceRelayout() {
     }
 
     /** Relayouts a dense source buffer in {@code from}'s layout into a buffer in {@code to}'s. */
-    static void copy(ArrayShape from, MemorySegment src, ArrayShape to, MemorySegment dst) {
+    public static void copy(ArrayShape from, MemorySegment src, ArrayShape to, MemorySegment dst) {
         copy(from, src, -1, null, to, dst);
     }
 
     /** Like {@link #copy}, for a source whose element {@code e} is at slot {@code offset + Σ e[d]·strides[d]}. */
-    static void copyStrided(ArrayShape from, MemorySegment src, long offset, long[] strides, ArrayShape to,
+    public static void copyStrided(ArrayShape from, MemorySegment src, long offset, long[] strides, ArrayShape to,
                             MemorySegment dst) {
         copy(from, src, offset, strides, to, dst);
     }

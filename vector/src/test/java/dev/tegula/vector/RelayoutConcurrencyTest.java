@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.tegula.vector.plan.Tasks;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.testing.Permutations;
 import dev.tegula.ffm.Array;

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
  * scalar kernels), so tails and remainders of every width are covered ({@link RelayoutWidthTest}
  * checks that each run got the width it asked for).
  */
-class RelayoutProperties {
+public class RelayoutProperties {
     private static final ElementType[] TYPES = {ElementType.PRED, ElementType.S8, ElementType.U8, ElementType.S16,
         ElementType.BF16, ElementType.F16, ElementType.F32, ElementType.S32, ElementType.F64, ElementType.U64,
         ElementType.C64, ElementType.C128, ElementType.F8E4M3FN, ElementType.S4, ElementType.U4, ElementType.U2,
@@ -150,12 +150,12 @@ class RelayoutProperties {
         }
     }
 
-    static void check(ArrayShape from, ArrayShape to) {
+    public static void check(ArrayShape from, ArrayShape to) {
         checkPlan(from, to, Relayout.plan(from, to));
     }
 
     /** {@code plan} (from {@code from} to {@code to}) against the reference, over garbage-filled buffers. */
-    static void checkPlan(ArrayShape from, ArrayShape to, RelayoutPlan plan) {
+    public static void checkPlan(ArrayShape from, ArrayShape to, RelayoutPlan plan) {
         checkPlan(from, to, plan, null, 1);
     }
 
@@ -163,7 +163,7 @@ class RelayoutProperties {
      * {@code plan} against the reference, cut between {@code threads} tasks of {@code executor}
      * whatever the size (null: on this thread).
      */
-    static void checkPlan(ArrayShape from, ArrayShape to, RelayoutPlan plan, java.util.concurrent.ExecutorService executor,
+    public static void checkPlan(ArrayShape from, ArrayShape to, RelayoutPlan plan, java.util.concurrent.ExecutorService executor,
                           int threads) {
         try (Arena arena = Arena.ofShared()) {
             MemorySegment src = arena.allocate(Math.max(1, from.bufferSize()));
@@ -244,7 +244,7 @@ class RelayoutProperties {
     }
 
     /** A layout for {@code dims}: any order; untiled, one to three tiles ('*' anywhere but last), or legacy padding. */
-    static ArrayShape broadShape(ElementType t, long[] dims, Random r) {
+    public static ArrayShape broadShape(ElementType t, long[] dims, Random r) {
         int rank = dims.length;
         Layout l = Layout.of(Permutations.shuffled(r, rank));
         switch (r.nextInt(5)) {
@@ -283,7 +283,7 @@ class RelayoutProperties {
         return ArrayShape.of(t, dims).withLayout(l);
     }
 
-    static ArrayShape randomShape(ElementType t, long[] dims, Random r) {
+    public static ArrayShape randomShape(ElementType t, long[] dims, Random r) {
         int rank = dims.length;
         Layout l = Layout.of(Permutations.shuffled(r, rank));
         int kind = r.nextInt(6);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tegula.vector.kernels.Tuning;
 import jdk.incubator.vector.IntVector;
 import org.junit.jupiter.api.Test;
 
@@ -21,12 +22,12 @@ class RelayoutWidthTest {
         int useAvx = Integer.getInteger("tegula.test.useAVX", -1);   // set next to -XX:UseAVX=n in vector/pom.xml
         System.getLogger(RelayoutWidthTest.class.getName()).log(System.Logger.Level.INFO,
                 "relayout kernels: {0}, preferred vectors {1} bits{2}",
-                Kernels.VECTOR ? "Vector API" : "scalar", bits, useAvx < 0 ? "" : ", -XX:UseAVX=" + useAvx);
+                Tuning.VECTOR ? "Vector API" : "scalar", bits, useAvx < 0 ? "" : ", -XX:UseAVX=" + useAvx);
         if (Boolean.getBoolean("tegula.relayout.scalar")) {
-            assertFalse(Kernels.VECTOR, "-Dtegula.relayout.scalar=true must select the scalar kernels");
+            assertFalse(Tuning.VECTOR, "-Dtegula.relayout.scalar=true must select the scalar kernels");
         } else if (useAvx == 2 && System.getProperty("os.arch").equals("amd64")) {
             assertTrue(bits <= 256, "-XX:UseAVX=2 must limit vectors to 256 bits, got " + bits);
-            assertEquals(bits == 256, Kernels.VECTOR, "the 256-bit kernels run exactly when 256-bit vectors exist");
+            assertEquals(bits == 256, Tuning.VECTOR, "the 256-bit kernels run exactly when 256-bit vectors exist");
         }
     }
 }

@@ -39,7 +39,7 @@ class VectorCallsTest {
     private static final int MAX_INLINE_SIZE = 35;
 
     /** Vector helpers allowed to be larger: called only on rare paths, where a boxed call costs little. */
-    private static final Set<String> RARE_PATH_HELPERS = Set.of("DequantizeKernels.bf16Dequantized");
+    private static final Set<String> RARE_PATH_HELPERS = Set.of("quant/DequantizeKernels.bf16Dequantized");
 
     private static final String VECTOR_TYPES = "Ljdk/incubator/vector/";
     private static final String PACKAGE = "dev/tegula/vector/";
@@ -51,7 +51,7 @@ class VectorCallsTest {
     void everyVectorHelperCalledFromTheEngineFitsTheInliningLimitOfColdSites() throws IOException {
         Map<String, ClassModel> classes = engineClasses();
         List<Call> calls = vectorCalls(classes);
-        assertTrue(calls.stream().anyMatch(c -> c.callee().equals("DequantizeKernels.widen")),
+        assertTrue(calls.stream().anyMatch(c -> c.callee().equals("quant/DequantizeKernels.widen")),
                 "the scan sees the vector helpers it checks: " + calls);
         List<Call> tooLarge = new ArrayList<>();
         for (Call c : calls) {
@@ -124,25 +124,28 @@ class VectorCallsTest {
         throw new AssertionError("no method " + name + type + " in " + owner.thisClass().asInternalName());
     }
 
-    /** The compiled classes of the engine's package, by simple name (nested classes as {@code Outer$Inner}). */
+    /**
+     * The compiled classes of the engine's packages, by name relative to {@code dev/tegula/vector/}
+     * (e.g. {@code kernels/ConvertKernels}; nested classes as {@code Outer$Inner}).
+     */
     private static Map<String, ClassModel> engineClasses() throws IOException {
         Path dir;
         try {
-            dir = Path.of(ConvertKernels.class.getResource("ConvertKernels.class").toURI()).getParent();
+            dir = Path.of(RelayoutPlan.class.getResource("RelayoutPlan.class").toURI()).getParent();
         } catch (URISyntaxException | IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
             throw new IOException("the engine's classes are not in a directory", e);
         }
         Map<String, ClassModel> classes = new TreeMap<>();
-        try (Stream<Path> files = Files.list(dir)) {
+        try (Stream<Path> files = Files.walk(dir)) {
             for (Path f : files.filter(p -> p.toString().endsWith(".class")).toList()) {
                 try (InputStream in = Files.newInputStream(f)) {
-                    String name = f.getFileName().toString();
+                    String name = dir.relativize(f).toString().replace(java.io.File.separatorChar, '/');
                     classes.put(name.substring(0, name.length() - ".class".length()),
                             ClassFile.of().parse(in.readAllBytes()));
                 }
             }
         }
-        assertTrue(classes.containsKey("ConvertKernels") && classes.containsKey("DequantizeKernels"),
+        assertTrue(classes.containsKey("kernels/ConvertKernels") && classes.containsKey("quant/DequantizeKernels"),
                 "engine classes found in " + dir);
         return classes;
     }

@@ -27,7 +27,7 @@ final class PlanChart {
 
     /** {@return the chart of the plan's measured candidates, the chosen one in its own colour} */
     static CategoryChart chart(RelayoutPlan plan) {
-        List<PlanMeasurement> ms = plan.measurements();
+        List<PlanMeasurement> ms = plan.report().measurements();
         CategoryChart chart = new CategoryChartBuilder().width(Math.max(900, 18 * ms.size() + 200)).height(560)
                 .title(plan.from() + " -> " + plan.to() + " (" + plan.planning() + ", " + plan.threads()
                         + (plan.threads() == 1 ? " thread)" : " threads)"))

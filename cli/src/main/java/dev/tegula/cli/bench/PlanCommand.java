@@ -127,10 +127,10 @@ public final class PlanCommand implements Callable<Integer> {
             }
         }
         out.print(report(plan, nanos));
-        if (planning != Planning.ESTIMATE && plan.measurements().isEmpty()) {
+        if (planning != Planning.ESTIMATE && plan.report().measurements().isEmpty()) {
             out.println("nothing was timed: loop nests under 1 MiB, element walks and packing are planned by rule");
         }
-        if (png != null && plan.measurements().isEmpty()) {
+        if (png != null && plan.report().measurements().isEmpty()) {
             out.println("no chart written to " + TerminalText.of(png.toString()) + ": no candidate was timed");
         } else if (png != null) {
             try {
@@ -148,7 +148,7 @@ public final class PlanCommand implements Callable<Integer> {
     static String report(RelayoutPlan plan, long planningNanos) {
         StringBuilder b = new StringBuilder();
         b.append("plan: ").append(plan.describe()).append('\n');
-        List<PlanMeasurement> ms = plan.measurements();
+        List<PlanMeasurement> ms = plan.report().measurements();
         if (!ms.isEmpty()) {
             b.append('\n');
             b.append(String.format(Locale.ROOT, "  %3s  %-78s %5s %10s %9s %8s%n", "#", "candidate walk", "run", "MiB",
@@ -165,7 +165,7 @@ public final class PlanCommand implements Callable<Integer> {
                     + " round, the estimate and the parts' fastest on the whole relayout (up to 1 GiB), where the"
                     + " fastest is chosen.\n");
         }
-        b.append(String.format(Locale.ROOT, "chosen (%s, %s, %d %s): %s%n", plan.planning(), plan.origin(), plan.threads(),
+        b.append(String.format(Locale.ROOT, "chosen (%s, %s, %d %s): %s%n", plan.planning(), plan.report().origin(), plan.threads(),
                 plan.threads() == 1 ? "thread" : "threads", plan.walks().isEmpty() ? "no loop nests to walk"
                         : String.join("; ", plan.walks())));
         b.append(String.format(Locale.ROOT, "planning took %.1f ms%n", planningNanos / 1e6));

@@ -1,5 +1,6 @@
 package dev.tegula.ffm.internal;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -10,6 +11,11 @@ import java.lang.foreign.MemorySegment;
 public final class ThreadAccess {
     /** A thread that is never started: a segment it may access is one that any thread may access. */
     private static final Thread OTHER = new Thread(() -> { });
+
+    /** Views of calls opened while this is set end with their call ({@link #endViewsWithTheirCall}). */
+    private static volatile boolean viewsEndWithCall;
+    /** The views of every call while {@link #viewsEndWithCall} is not set: unscoped, nothing to close. */
+    private static final CallViews UNSCOPED = new CallViews(null);
 
     private ThreadAccess() {
     }
@@ -31,6 +37,53 @@ public final class ThreadAccess {
         }
     }
 
+    /**
+     * The unchecked views ({@link #forThisCall}) of one call, opened with {@link #openCall()} and
+     * closed when the call returns. Normally the views are in the global scope and closing does
+     * nothing; while {@link #endViewsWithTheirCall} is set (for tests), each call's views share one
+     * arena that closing closes, so that any access to a view kept past its call throws
+     * {@link IllegalStateException}. One thread's, for one call.
+     */
+    public static final class CallViews implements AutoCloseable {
+        private final Arena arena;
+
+        private CallViews(Arena arena) {
+            this.arena = arena;
+        }
+
+        /** {@return {@link #forThisCall}'s view of {@code segment}, valid until this call's views close} */
+        public MemorySegment view(MemorySegment segment) {
+            MemorySegment v = forThisCall(segment);
+            if (arena == null || v == segment) {
+                return v;
+            }
+            MemorySegment scoped = v.reinterpret(arena, null);
+            return segment.isReadOnly() ? scoped.asReadOnly() : scoped;
+        }
+
+        /** Ends the call's views (where they end with it). */
+        @Override
+        public void close() {
+            if (arena != null) {
+                arena.close();
+            }
+        }
+    }
+
+    /** {@return the views of a call that starts now} Close them when the call returns. */
+    public static CallViews openCall() {
+        return viewsEndWithCall ? new CallViews(Arena.ofShared()) : UNSCOPED;
+    }
+
+    /**
+     * For tests: while {@code on}, the views of calls opened afterwards end with their call, so a view
+     * that escaped its call fails on its next access instead of reading memory whose arena may be
+     * closed. Costs an arena per call; never set in production.
+     */
+    public static void endViewsWithTheirCall(boolean on) {
+        viewsEndWithCall = on;
+    }
+
     /** {@return true if threads other than the caller's may access {@code segment} (not a confined arena's)} */
     public static boolean fromAnyThread(MemorySegment segment) {
         return segment.isAccessibleBy(OTHER);
@@ -46,13 +99,14 @@ public final class ThreadAccess {
      * nowhere, the memory stays valid.
      *
      * <p>For use inside one call on the caller's thread only: the view must not be stored, returned
-     * or handed to another thread. {@code MemorySegment.reinterpret} is a restricted method: where
+     * or handed to another thread; callers get it through {@link #openCall()}, whose views a test can
+     * make end with their call. {@code MemorySegment.reinterpret} is a restricted method: where
      * this module is denied native access, the segment itself is returned.
      *
      * @throws IllegalStateException if the segment's arena is closed
      * @throws WrongThreadException  if the segment's confined arena belongs to another thread
      */
-    public static MemorySegment forThisCall(MemorySegment segment) {
+    static MemorySegment forThisCall(MemorySegment segment) {
         if (!segment.isNative() || fromAnyThread(segment)) {
             return segment;
         }

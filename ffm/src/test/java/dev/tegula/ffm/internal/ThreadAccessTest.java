@@ -70,4 +70,33 @@ class ThreadAccessTest {
         confined.close();
         assertThrows(IllegalStateException.class, () -> ThreadAccess.forThisCall(s));
     }
+
+    @Test
+    void aViewKeptPastItsCallFailsWhereViewsEndWithTheirCall() {
+        ThreadAccess.endViewsWithTheirCall(true);
+        try (Arena confined = Arena.ofConfined()) {
+            MemorySegment s = confined.allocate(64);
+            MemorySegment kept;
+            try (ThreadAccess.CallViews views = ThreadAccess.openCall()) {
+                kept = views.view(s);
+                kept.set(ValueLayout.JAVA_INT, 0, 7);
+                assertTrue(ThreadAccess.fromAnyThread(kept), "the view checks no owner thread");
+                assertTrue(views.view(s.asReadOnly()).isReadOnly());
+            }
+            assertEquals(7, s.get(ValueLayout.JAVA_INT, 0));
+            assertThrows(IllegalStateException.class, () -> kept.get(ValueLayout.JAVA_INT, 0));
+        } finally {
+            ThreadAccess.endViewsWithTheirCall(false);
+        }
+        // normally a call's views stay valid as long as their memory: nothing to close
+        try (Arena confined = Arena.ofConfined()) {
+            MemorySegment s = confined.allocate(8);
+            MemorySegment view;
+            try (ThreadAccess.CallViews views = ThreadAccess.openCall()) {
+                view = views.view(s);
+            }
+            view.set(ValueLayout.JAVA_BYTE, 0, (byte) 1);
+            assertEquals(1, s.get(ValueLayout.JAVA_BYTE, 0));
+        }
+    }
 }

@@ -5,7 +5,7 @@ import dev.tegula.core.ElementType;
 import dev.tegula.ffm.Array;
 import dev.tegula.ffm.internal.ThreadAccess;
 import dev.tegula.io.internal.HeaderText;
-import dev.tegula.vector.Dequantize;
+import dev.tegula.vector.quant.Dequantize;
 import dev.tegula.vector.Relayout;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -1,7 +1,7 @@
 package dev.tegula.io.gguf;
 
 import dev.tegula.core.ElementType;
-import dev.tegula.vector.QuantBlock;
+import dev.tegula.vector.quant.QuantBlock;
 
 /**
  * The tensor types of GGUF files ({@code ggml_type}), with their ids and block geometry. Plain types

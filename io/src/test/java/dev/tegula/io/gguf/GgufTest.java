@@ -11,7 +11,7 @@ import dev.tegula.ffm.Array;
 import dev.tegula.io.IoFixtures;
 import dev.tegula.io.TensorFormatException;
 import dev.tegula.io.npy.Npy;
-import dev.tegula.vector.Quantize;
+import dev.tegula.vector.quant.Quantize;
 import dev.tegula.vector.Relayout;
 import java.io.IOException;
 import java.lang.foreign.Arena;

@@ -1,0 +1,11 @@
+package dev.tegula.vector.kernels;
+
+/** How the tiles of one block of the blocked transpose ({@link TransposeKernels}) are walked and where they are stored. */
+public enum Strips {
+    /** Strips of {@code T} source rows across the block, tiles stored straight into the destination. */
+    SOURCE,
+    /** Strips of {@code T} destination rows, tiles stored straight into the destination. */
+    DESTINATION,
+    /** Source strips into a per-thread staging buffer, then one bulk copy per destination row piece. */
+    STAGED
+}

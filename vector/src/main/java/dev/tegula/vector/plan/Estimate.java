@@ -1,0 +1,161 @@
+package dev.tegula.vector.plan;
+
+import dev.tegula.vector.kernels.Bands;
+import dev.tegula.vector.kernels.Elements;
+import dev.tegula.vector.kernels.Strips;
+import dev.tegula.vector.plan.Walk.Blocked;
+import dev.tegula.vector.plan.Walk.Paneled;
+import dev.tegula.vector.plan.Walk.Plain;
+import dev.tegula.vector.plan.Walk.Spec;
+
+/**
+ * The estimate: the walk the engine's rules choose for a nest, with no timing ({@code Planning.ESTIMATE},
+ * and where every measuring planner starts). Stateless.
+ */
+public final class Estimate {
+    private Estimate() {
+    }
+
+    /** Where rows lie this many bytes apart or more, the estimate uses small blocks (each row of a large one shares a few cache sets). */
+    public static final long FAR_ROW_BYTES = 256 * 1024;
+    /** The estimate's blocks where rows are near each other. */
+    public static final long NEAR_BLOCK = 512;
+    /** The estimate's blocks where rows are far apart. */
+    public static final long FAR_BLOCK = 128;
+    /** The estimate's staged blocks (destination rows far apart): elements of each source row. */
+    public static final long STAGED_BLOCK_I = 512;
+    /** The estimate's staged blocks: source rows. */
+    public static final long STAGED_BLOCK_J = 64;
+    /** The estimate goes panel by panel where the transposed pair holds at most this many bytes and both sides' rows lie far apart. */
+    public static final long PANEL_PAIR_BYTES = 64L << 10;
+    /** The estimate's panels, in bytes. */
+    public static final long ESTIMATE_PANEL_BYTES = 1L << 20;
+
+    /**
+     * {@return the estimate: the walk the engine's rules choose, with no timing}: loops in
+     * {@link LoopNest#estimateOrder()}, the outermost walked loop split between threads (a transpose's
+     * source-contiguous loop instead of its innermost where the destination rows are shorter than a
+     * line, {@link #sharesDestinationLines});
+     * for transposes 16x16 tiles where 512-bit vectors allow (32x32 for 2-byte elements), blocks of
+     * {@link #NEAR_BLOCK} (or {@link #FAR_BLOCK} where either side's rows lie {@link #FAR_ROW_BYTES}
+     * apart or more), destination strips where the loop around the kernel continues the destination
+     * rows and not the source rows, and staged blocks of {@link #STAGED_BLOCK_I} x
+     * {@link #STAGED_BLOCK_J} where the destination rows lie far apart; panels where both sides' rows
+     * lie far apart and the transposed pair is small ({@link #PANEL_PAIR_BYTES}).
+     */
+    public static Walk of(LoopNest base, Elements elements) {
+        return estimate(base, elements, true);
+    }
+
+    /** {@return the estimate's rule without its panels: the walk the panel family offers beside a walk with panels} */
+    public static Walk withoutPanels(LoopNest base, Elements elements) {
+        return estimate(base, elements, false);
+    }
+
+    private static Walk estimate(LoopNest base, Elements elements, boolean panels) {
+        int[] order = base.estimateOrder();
+        LoopNest nest = base.permuted(order);
+        int split = firstWalkedLoop(nest);
+        int inner = nest.depth() - 1;
+        if (split == inner && sharesDestinationLines(nest, elements)) {
+            split = nest.sourceContiguousLoop();
+        }
+        Walk plain = WalkRules.make(base, elements, new Spec(order, split, Plain.PLAIN, 0));
+        if (plain != null) {
+            return plain;
+        }
+        int q = nest.sourceContiguousLoop();
+        long sRow = nest.srcStrides()[inner] * elements.srcBytes();
+        long dRow = nest.dstStrides()[q] * elements.dstBytes();
+        boolean same = !elements.converts();
+        if (panels && same && Math.min(sRow, dRow) >= FAR_ROW_BYTES
+                && nest.extents()[q] * nest.extents()[inner] * elements.dstBytes() <= PANEL_PAIR_BYTES) {
+            Walk panel = panel(base, order, split, elements);
+            if (panel != null) {
+                return panel;
+            }
+        }
+        int tile = WalkRules.largestTile(nest, elements);
+        boolean dstStrips = same && continuesDestinationRows(nest, q);
+        if (same && !dstStrips && dRow >= FAR_ROW_BYTES) {
+            return WalkRules.make(base, elements, new Spec(order, split,
+                    new Blocked(tile, STAGED_BLOCK_I, STAGED_BLOCK_J, Strips.STAGED, Bands.SOURCE), 0));
+        }
+        long block = Math.max(sRow, dRow) >= FAR_ROW_BYTES ? FAR_BLOCK : NEAR_BLOCK;
+        return WalkRules.make(base, elements, new Spec(order, split,
+                new Blocked(tile, block, block, dstStrips ? Strips.DESTINATION : Strips.SOURCE, Bands.SOURCE), 0));
+    }
+
+    /**
+     * {@return the estimate's walk with panels, or null where the nest takes none}: the panel loops
+     * ordered so that the inner one has the smaller source stride (each source row is then read in
+     * runs through it), panels of about {@link #ESTIMATE_PANEL_BYTES}, the inner panel loop taking
+     * about twice the square root of the panel's indices (4x16 for 64 indices: longer source runs
+     * than 8x8, and faster on one thread and on two).
+     */
+    private static Walk panel(LoopNest base, int[] order, int split, Elements elements) {
+        LoopNest nest = base.permuted(order);
+        int[] loops = Walk.panelLoops(nest);
+        int t = WalkRules.largestTile(nest, elements);
+        if (loops == null || t == 0) {
+            return null;
+        }
+        int[] o = order.clone();
+        if (nest.srcStrides()[loops[1]] > nest.srcStrides()[loops[0]]) {
+            o[loops[0]] = order[loops[1]];
+            o[loops[1]] = order[loops[0]];
+            nest = base.permuted(o);
+            split = firstWalkedLoop(nest);
+        }
+        long[] e = nest.extents();
+        long pair = e[nest.sourceContiguousLoop()] * e[nest.depth() - 1] * elements.dstBytes();
+        long indices = Math.max(1, ESTIMATE_PANEL_BYTES / pair);
+        long innerShare = 2 * Long.highestOneBit((long) Math.ceil(Math.sqrt(indices)));
+        long panelInner = Math.min(e[loops[1]], innerShare);
+        long panelOuter = Math.max(1, Math.min(e[loops[0]], indices / panelInner));
+        return WalkRules.make(base, elements, new Spec(o, split, new Paneled(t, panelOuter, panelInner), 0));
+    }
+
+    /**
+     * {@return true if the loop around the transpose kernel's calls steps the destination by exactly
+     * the extent of the kernel's destination rows (its next call continues the same destination rows)
+     * and does not continue the source rows the same way}: the 4-D reversal, where destination strips
+     * write each destination row as one run.
+     */
+    public static boolean continuesDestinationRows(LoopNest nest, int q) {
+        int inner = nest.depth() - 1;
+        int k = inner - 1 == q ? inner - 2 : inner - 1;
+        if (k < 0 || nest.extents()[k] < 2) {
+            return false;
+        }
+        return nest.dstStrides()[k] == nest.extents()[inner] && nest.srcStrides()[k] != nest.extents()[q];
+    }
+
+    /**
+     * {@return true if {@code nest} is a transpose whose destination rows (its innermost loop) lie
+     * side by side and are shorter than a 64-byte line}: threads that shared those rows would each
+     * write a part of every line (and the kernels that interleave such rows need all of them), so
+     * the threads share the source-contiguous loop instead.
+     */
+    static boolean sharesDestinationLines(LoopNest nest, Elements elements) {
+        if (!nest.isTranspose()) {
+            return false;
+        }
+        long n = nest.extents()[nest.depth() - 1];
+        return n * elements.dstBytes() < 64 && nest.dstStrides()[nest.sourceContiguousLoop()] == n;
+    }
+
+    /** {@return the outermost loop the kernel walks itself (not the innermost, not a transpose's source-contiguous loop), else the innermost} */
+    public static int firstWalkedLoop(LoopNest nest) {
+        int d = nest.depth();
+        boolean strided = !nest.isRuns() && !nest.isTranspose();
+        int end = strided ? d : d - 1;
+        int skip = nest.isTranspose() ? nest.sourceContiguousLoop() : -1;
+        for (int k = 0; k < end; k++) {
+            if (k != skip) {
+                return k;
+            }
+        }
+        return d - 1;
+    }
+}

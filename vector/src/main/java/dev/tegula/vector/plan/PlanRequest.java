@@ -1,0 +1,47 @@
+package dev.tegula.vector.plan;
+
+import dev.tegula.core.ArrayShape;
+import dev.tegula.vector.Planning;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * What a plan is asked for: the two shapes, the strides of either side that is a strided view, how
+ * to choose the walks and for how many threads, and for a measuring planner where to time them.
+ * Immutable (the arrays are the caller's; the planner does not change them).
+ *
+ * @param from       the source shape
+ * @param to         the destination shape
+ * @param srcStrides the source's slot strides if it is a strided view, else null
+ * @param dstStrides the destination's, likewise
+ * @param planning   how to choose the walks, resolved for these shapes (never {@link Planning#AUTO})
+ * @param threads    the thread count the walks are chosen for (positive)
+ * @param src        the buffer to measure on (at its view's offset), or null: measuring then
+ *                   allocates buffers of the two shapes (dense sides only)
+ * @param dst        likewise for the destination
+ * @param executor   where a measuring planner runs the other threads' parts (null: it makes its own)
+ * @param memory     where measured choices are kept and looked up (null: none)
+ */
+public record PlanRequest(ArrayShape from, ArrayShape to, long[] srcStrides, long[] dstStrides, Planning planning,
+                          int threads, MemorySegment src, MemorySegment dst, ExecutorService executor,
+                          WalkMemory memory) {
+
+    public PlanRequest {
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads: " + threads + " is not positive");
+        }
+        if (planning == Planning.AUTO) {
+            throw new IllegalArgumentException("planning: AUTO is resolved before planning");
+        }
+    }
+
+    /** {@return a request to plan by rule, one thread, dense sides} */
+    public static PlanRequest estimate(ArrayShape from, ArrayShape to) {
+        return new PlanRequest(from, to, null, null, Planning.ESTIMATE, 1, null, null, null, null);
+    }
+
+    /** {@return whether either side is a strided view} */
+    public boolean views() {
+        return srcStrides != null || dstStrides != null;
+    }
+}

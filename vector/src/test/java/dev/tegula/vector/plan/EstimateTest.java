@@ -1,0 +1,75 @@
+package dev.tegula.vector.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tegula.vector.kernels.Elements;
+import dev.tegula.vector.kernels.Strips;
+import dev.tegula.vector.kernels.Tuning;
+import org.junit.jupiter.api.Test;
+
+/** The estimate's rules ({@link Estimate}): split loops, blocks, strips and staging of transposes. */
+class EstimateTest {
+
+    @Test
+    void threadsShareTheLongLoopOfANarrowTranspose() {
+        // f32[8,4096] transposed: 4096 source columns (contiguous in the source) into runs of 8;
+        // cutting the 8 between threads would leave each thread a part of every run
+        Walk interleave = Estimate.of(nest(new long[] {4096, 8}, new long[] {1, 4096}, new long[] {8, 1}), Elements.same(4));
+        assertEquals(4096, interleave.nest().extents()[interleave.split()], interleave.toString());
+        // f32[4096,8] transposed: runs of 8 split into 8 rows of 4096 (contiguous in the destination)
+        Walk deinterleave = Estimate.of(nest(new long[] {8, 4096}, new long[] {1, 8}, new long[] {4096, 1}), Elements.same(4));
+        assertEquals(4096, deinterleave.nest().extents()[deinterleave.split()], deinterleave.toString());
+        // rows of 64 bytes and more take tiles, and the threads share the destination rows as before
+        Walk square = Estimate.of(nest(new long[] {4096, 16}, new long[] {1, 4096}, new long[] {16, 1}), Elements.same(4));
+        assertEquals(square.nest().depth() - 1, square.split(), square.toString());
+    }
+
+    @Test
+    void estimateStagesFarDestinationRowsAndShrinksBlocksForFarSourceRows() {
+        if (Tuning.TILE == 0) {
+            return;   // the scalar kernels have no blocks
+        }
+        // f32[256,512,512] (2,1,0), in destination order: destination rows 1 MiB apart: staged 512 x 64
+        Walk far = Estimate.of(nest(new long[] {512, 512, 256}, new long[] {1, 512, 262144},
+                new long[] {131072, 256, 1}), Elements.same(4));
+        assertEquals(Strips.STAGED, ((Walk.Blocked) far.form()).strips(), far.toString());
+        assertEquals(Estimate.STAGED_BLOCK_I, ((Walk.Blocked) far.form()).blockI());
+        assertEquals(Estimate.STAGED_BLOCK_J, ((Walk.Blocked) far.form()).blockJ());
+        // f32[8192,8192] (1,0): rows 32 KiB apart: source strips in 512 x 512 blocks
+        Walk near = Estimate.of(nest(new long[] {8192, 8192}, new long[] {1, 8192}, new long[] {8192, 1}), Elements.same(4));
+        assertEquals(Strips.SOURCE, ((Walk.Blocked) near.form()).strips(), near.toString());
+        assertEquals(Estimate.NEAR_BLOCK, ((Walk.Blocked) near.form()).blockI());
+        // source rows 256 KiB apart, destination rows near: 128 x 128, not staged
+        Walk farSource = Estimate.of(nest(new long[] {64, 65536}, new long[] {1, 65536}, new long[] {64, 1}), Elements.same(4));
+        assertEquals(Strips.SOURCE, ((Walk.Blocked) farSource.form()).strips(), farSource.toString());
+        assertEquals(Estimate.FAR_BLOCK, ((Walk.Blocked) farSource.form()).blockI());
+        // 16x16 tiles where 512-bit vectors allow them
+        assertEquals(Tuning.TILE, near.tile());
+    }
+
+    @Test
+    void destinationStripsWhereOnlyTheDestinationRowsContinue() {
+        // the nests of RelayoutBench's transposes, in destination order (outermost first)
+        // f32[64,64,64,64] (3,2,1,0): loops d, c, b, a; the kernel pairs d (source-contiguous) with a
+        assertTrue(Estimate.continuesDestinationRows(nest(new long[] {64, 64, 64, 64}, new long[] {1, 64, 4096, 262144},
+                new long[] {262144, 4096, 64, 1}), 0));
+        // f32[256,512,512] (2,1,0): loop j continues the rows of both sides: source strips
+        assertFalse(Estimate.continuesDestinationRows(nest(new long[] {512, 512, 256}, new long[] {1, 512, 262144},
+                new long[] {131072, 256, 1}), 0));
+        // (0,2,1): the batch loop continues neither side's rows
+        assertFalse(Estimate.continuesDestinationRows(nest(new long[] {256, 512, 512}, new long[] {262144, 1, 512},
+                new long[] {262144, 512, 1}), 1));
+        // 64^4 (0,2,3,1): loop c continues the source rows
+        assertFalse(Estimate.continuesDestinationRows(nest(new long[] {64, 64, 64, 64}, new long[] {262144, 64, 1, 4096},
+                new long[] {262144, 4096, 64, 1}), 2));
+        // a plain 2-D transpose has no outer loop
+        assertFalse(Estimate.continuesDestinationRows(nest(new long[] {8192, 8192}, new long[] {1, 8192},
+                new long[] {8192, 1}), 0));
+    }
+
+    static LoopNest nest(long[] n, long[] s, long[] t) {
+        return new LoopNest(n, s, t, 0, 0);
+    }
+}

@@ -1,0 +1,150 @@
+package dev.tegula.vector.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tegula.core.ArrayShape;
+import dev.tegula.vector.RelayoutPlan;
+import dev.tegula.vector.ReferenceRelayout;
+import dev.tegula.vector.TestPlans;
+import dev.tegula.vector.kernels.Kernel;
+import dev.tegula.vector.kernels.KernelTrace;
+import dev.tegula.vector.kernels.Tuning;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What runs is what the plan names: candidate walks of transposes (tiles, blocks, strips, staging,
+ * panels), narrow rows, zips, runs and the fused f32 → bf16 conversion, a spread of each kernel's
+ * candidates per case, run the kernel they name and no other, on one thread and cut between three, and matches the reference.
+ * vector/pom.xml runs this class at the machine's widest vectors, at {@code -XX:UseAVX=2} and with
+ * the scalar kernels.
+ */
+class WalkRunnerTest {
+    private static final String[] CASES = {
+        "f32[67,1041]{1,0}|f32[67,1041]{0,1}",                       // tiles
+        "bf16[100,96]{1,0}|bf16[100,96]{0,1}",                       // tiles of 2-byte elements
+        "f32[6,1000]{1,0}|f32[6,1000]{0,1}",                         // narrow: interleave
+        "f32[1000,6]{1,0}|f32[1000,6]{0,1}",                         // narrow: deinterleave
+        "bf16[12,300]{1,0}|bf16[12,300]{0,1}",                       // narrow 2-byte rows
+        "bf16[64,256]{1,0}|bf16[64,256]{1,0:T(8,128)(2,1)}",         // zip
+        "bf16[64,256]{1,0:T(8,128)(2,1)}|bf16[64,256]{1,0}",         // unzip
+        "f32[32,16,16,32]{3,2,1,0}|f32[32,16,16,32]{0,1,2,3}",       // panels
+        "f32[64,256]{1,0}|f32[64,256]{1,0:T(8,128)}",                 // runs
+        "s8[30,40]{1,0}|s8[30,40]{0,1}",                             // 1-byte transpose, element by element
+        "f32[96,80]{1,0}|bf16[96,80]{0,1}",                          // fused conversion, tiles
+        "f32[64,256]{1,0}|bf16[64,256]{1,0:T(8,128)(2,1)}",          // fused conversion, zip
+        "f32[40,50]{1,0}|bf16[40,50]{1,0}",                          // fused conversion, runs
+        "s4[300]{0}|s4[300]{0:E(4)}",                                // pack
+        "s4[300]{0:E(4)}|s4[300]{0}",                                // unpack
+    };
+
+    /** Candidates of each kernel run per case: spread over the families (orders, blocks, strips, staging, splits). */
+    private static final int PER_KERNEL = 24;
+
+    private static ExecutorService pool;
+
+    @BeforeAll
+    static void startPool() {
+        pool = Executors.newFixedThreadPool(3);
+    }
+
+    @AfterAll
+    static void stopPool() {
+        pool.shutdownNow();
+    }
+
+    @Test
+    void candidatesRunTheKernelTheyName() {
+        Set<Kernel> seen = EnumSet.noneOf(Kernel.class);
+        for (String c : CASES) {
+            String[] p = c.split("\\|");
+            ArrayShape from = ArrayShape.parse(p[0]);
+            ArrayShape to = ArrayShape.parse(p[1]);
+            try (Arena arena = Arena.ofShared()) {
+                MemorySegment src = arena.allocate((from.bufferSize() + 3) / 4 * 4);
+                Random r = new Random(c.hashCode());
+                for (long i = 0; i < src.byteSize(); i += 4) {
+                    src.set(ValueLayout.JAVA_INT_UNALIGNED, i, r.nextInt());
+                }
+                MemorySegment ref = arena.allocate(to.bufferSize());
+                ReferenceRelayout.copy(from, src, to, ref);
+                MemorySegment fast = arena.allocate(to.bufferSize());
+                RelayoutPlan estimate = TestPlans.estimate(from, to, 3);
+                if (!(TestPlans.strategy(estimate) instanceof RelayoutStrategy.Nests nests)) {
+                    Kernel k = ((RelayoutStrategy.Pack4) TestPlans.strategy(estimate)).kernel();
+                    assertEquals(Set.of(k), ran(estimate, src, fast, ref, null, 1), c);
+                    seen.add(k);
+                    continue;
+                }
+                List<Walk> estimates = TestPlans.walks(estimate);
+                for (int n = 0; n < estimates.size(); n++) {
+                    for (Walk w : sample(CandidateFamilies.all(nests.nests().get(n), nests.elements(), 3, 20_000))) {
+                        List<Walk> walks = new ArrayList<>(estimates);
+                        walks.set(n, w);
+                        Set<Kernel> named = new HashSet<>();
+                        walks.forEach(x -> named.add(x.kernel()));
+                        RelayoutPlan plan = TestPlans.of(from, to, nests, walks, 3);
+                        assertEquals(named, ran(plan, src, fast, ref, null, 1), () -> c + " one thread: " + w);
+                        assertEquals(named, ran(plan, src, fast, ref, pool, 3), () -> c + " three threads: " + w);
+                        seen.add(w.kernel());
+                    }
+                }
+            }
+        }
+        // the cases reach every kernel this machine's vectors allow
+        Set<Kernel> expected = EnumSet.of(Kernel.COPY_RUNS, Kernel.TRANSPOSE_ELEMENTS, Kernel.CONVERT_RUNS,
+                Kernel.PACK_4, Kernel.UNPACK_4);
+        if (Tuning.VECTOR) {
+            expected.addAll(EnumSet.of(Kernel.ZIP_2, Kernel.UNZIP_2, Kernel.INTERLEAVE, Kernel.DEINTERLEAVE,
+                    Kernel.PANELS, Kernel.TILES_8, Kernel.CONVERT_ZIP_2));
+        }
+        if (Tuning.TILE == 16) {
+            expected.addAll(EnumSet.of(Kernel.TILES_16, Kernel.TILES_32, Kernel.CONVERT_TILES_16));
+        }
+        assertTrue(seen.containsAll(expected), () -> "ran " + seen + ", expected at least " + expected);
+    }
+
+    /**
+     * {@return every kernel's candidates, {@link #PER_KERNEL} at most of each (spread over the list),
+     * and the panel walks among them}
+     */
+    private static List<Walk> sample(List<Walk> all) {
+        List<Walk> out = new ArrayList<>();
+        for (Kernel k : Kernel.values()) {
+            List<Walk> of = all.stream().filter(w -> w.kernel() == k).toList();
+            for (int i = 0; i < Math.min(PER_KERNEL, of.size()); i++) {
+                out.add(of.get(i * of.size() / Math.min(PER_KERNEL, of.size())));
+            }
+        }
+        return out;
+    }
+
+    /** {@return the kernels that ran while the plan ran} The destination must then equal {@code ref}. */
+    private static Set<Kernel> ran(RelayoutPlan plan, MemorySegment src, MemorySegment fast, MemorySegment ref,
+                                   ExecutorService executor, int threads) {
+        fast.fill((byte) 0xA5);
+        KernelTrace.start();
+        try {
+            TestPlans.execute(plan, src, fast, executor, threads);
+        } catch (RuntimeException | Error e) {
+            KernelTrace.stop();
+            throw e;
+        }
+        Set<Kernel> ran = KernelTrace.stop();
+        assertEquals(-1, ref.mismatch(fast), () -> plan.describe() + " on " + threads + " thread(s)");
+        return ran;
+    }
+}
