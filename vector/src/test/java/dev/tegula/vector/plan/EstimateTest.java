@@ -1,5 +1,33 @@
 package dev.tegula.vector.plan;
 
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static dev.tegula.vector.PlannerFixtures.*;
+import dev.tegula.core.ArrayShape;
+import dev.tegula.ffm.Array;
+import dev.tegula.vector.PlanCache;
+import dev.tegula.vector.PlanMeasurement;
+import dev.tegula.vector.PlanOrigin;
+import dev.tegula.vector.PlannerFixtures;
+import dev.tegula.vector.Planning;
+import dev.tegula.vector.RelayoutPlan;
+import dev.tegula.vector.RelayoutProperties;
+import dev.tegula.vector.TestPlans;
+import dev.tegula.vector.Wisdom;
+import dev.tegula.vector.kernels.Bands;
+import dev.tegula.vector.kernels.Kernel;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.io.TempDir;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -71,5 +99,46 @@ class EstimateTest {
 
     static LoopNest nest(long[] n, long[] s, long[] t) {
         return new LoopNest(n, s, t, 0, 0);
+    }
+
+    @Test
+    void theEstimateGoesPanelByPanelWhereBothSidesRowsLieFarApartAroundASmallPair() {
+        // 4-D reversals: the transposed pair holds 32x32 elements, source rows and destination rows
+        // lie 512 KiB (f32) or 256 KiB (bf16) apart
+        ArrayShape f32 = shape("f32[32,64,64,32]{3,2,1,0}");
+        ArrayShape bf16 = shape("bf16[32,64,64,32]{3,2,1,0}");
+        for (ArrayShape from : new ArrayShape[] {f32, bf16}) {
+            ArrayShape to = from.withLayout(dev.tegula.core.Layout.of(0, 1, 2, 3));
+            RelayoutPlan estimate = TestPlans.estimate(from, to, 2);
+            Walk w = TestPlans.walks(estimate).get(0);
+            if (Tuning.TILE == 0) {
+                assertFalse(w.paneled(), w.toString());
+                continue;
+            }
+            assertTrue(w.paneled(), w.toString());
+            int[] loops = Walk.panelLoops(w.nest());
+            // the inner panel loop continues the source rows: the smaller source stride of the two
+            assertTrue(w.nest().srcStrides()[loops[1]] < w.nest().srcStrides()[loops[0]], w.toString());
+            long pair = 32 * 32 * (from.slotBits() / 8);
+            assertEquals(Estimate.ESTIMATE_PANEL_BYTES, ((Walk.Paneled) w.form()).outer() * ((Walk.Paneled) w.form()).inner() * pair, w.toString());
+            // beside a walk with panels, the panel family offers the estimate's rule without panels
+            RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) TestPlans.strategy(estimate);
+            Elements b = nests.elements();
+            List<Walk> family = CandidateFamilies.panels(nests.nests().get(0), w);
+            assertTrue(family.stream().anyMatch(c -> !c.paneled() && c.tile() > 0 && c.form() instanceof Walk.Blocked), family::toString);
+            RelayoutProperties.checkPlan(from, to, estimate);
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                RelayoutProperties.checkPlan(from, to, estimate, pool, 2);
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+        // near rows (a 3-D transpose keeps one loop besides the pair; a small 4-D one has rows near): no panels
+        assertFalse(TestPlans.walks(TestPlans.estimate(FROM, TO, 1)).get(0)
+                .paneled());
+        ArrayShape small = shape("f32[32,4,4,32]{3,2,1,0}");
+        assertFalse(TestPlans.walks(TestPlans.estimate(small, small.withLayout(dev.tegula.core.Layout.of(0, 1, 2, 3)), 1))
+                .get(0).paneled());
     }
 }

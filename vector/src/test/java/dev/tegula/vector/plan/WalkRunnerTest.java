@@ -1,5 +1,26 @@
 package dev.tegula.vector.plan;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static dev.tegula.vector.PlannerFixtures.*;
+import dev.tegula.ffm.Array;
+import dev.tegula.vector.PlanCache;
+import dev.tegula.vector.PlanMeasurement;
+import dev.tegula.vector.PlanOrigin;
+import dev.tegula.vector.PlannerFixtures;
+import dev.tegula.vector.Planning;
+import dev.tegula.vector.RelayoutProperties;
+import dev.tegula.vector.Wisdom;
+import dev.tegula.vector.kernels.Bands;
+import dev.tegula.vector.kernels.Elements;
+import dev.tegula.vector.kernels.Strips;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -146,5 +167,63 @@ class WalkRunnerTest {
         Set<Kernel> ran = KernelTrace.stop();
         assertEquals(-1, ref.mismatch(fast), () -> plan.describe() + " on " + threads + " thread(s)");
         return ran;
+    }
+
+    @Test
+    void stagedWalksCutTheDestinationIntoPiecesAndMatchTheReference() {
+        // 16 MiB: each index of the outermost loop writes 256 KiB of destination, so a 3 MiB stage is
+        // 12 indices and the relayout takes six pieces (the last one short)
+        ArrayShape from = shape("f32[64,256,256]{2,1,0}");
+        for (ArrayShape to : new ArrayShape[] {shape("f32[64,256,256]{1,2,0}"), shape("f32[64,256,256]{0,1,2}"),
+            shape("bf16[64,256,256]{1,2,0}")}) {
+            RelayoutPlan estimate = TestPlans.estimate(from, to, 1);
+            RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) TestPlans.strategy(estimate);
+            Elements b = nests.elements();
+            LoopNest base = nests.nests().get(0);
+            List<Walk> staged = CandidateFamilies.stages(base, TestPlans.walks(estimate).get(0)).stream()
+                    .filter(w -> w.stage() > 0).toList();
+            assertFalse(staged.isEmpty(), to.toString());
+            for (Walk w : staged) {
+                long unit = WalkRules.stageUnit(w.nest(), w.split()) * (to.slotBits() / 8);
+                assertTrue(unit > 0 && unit <= w.stage(), w.toString());
+                RelayoutPlan plan = TestPlans.of(from, to, nests, List.of(w), 1);
+                RelayoutProperties.checkPlan(from, to, plan);
+            }
+        }
+    }
+
+    @Test
+    void threadsSharingAPanelLoopAreCutOnWholePanels() {
+        if (Tuning.TILE == 0) {
+            return;   // the scalar kernels have no panels
+        }
+        // a 4-D reversal: dimensions 0 and 3 make the transposed pair, 1 and 2 the panel loops (16 each)
+        Reversal rev = reversal("f32[32,16,16,32]{3,2,1,0}");
+        Walk any = rev.panels().getFirst();
+        int[] loops = Walk.panelLoops(any.nest());
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            for (int k = 0; k < 2; k++) {
+                Walk w = WalkRules.make(rev.nests().nests().get(0), rev.nests().elements(),
+                        new Walk.Spec(any.order(), loops[k], new Walk.Paneled(any.tile(), 4, 2), 0));
+                long panel = k == 0 ? 4 : 2;
+                assertEquals(panel, w.splitBlock(), w.toString());
+                assertEquals(panel, w.alignment(), w.toString());
+                // four tasks share 16 indices: each part (4) and piece holds whole panels, where eighths
+                // of a part would be single indices
+                List<long[]> runs = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+                Tasks.forEachPart(pool, 4, w.splitExtent(), w.alignment(),
+                        (lo, hi) -> runs.add(new long[] {lo, hi}));
+                assertTrue(runs.size() >= 4, w.toString());
+                for (long[] r : runs) {
+                    assertEquals(0, r[0] % panel, w + ": run " + r[0] + ".." + r[1]);
+                    assertEquals(0, r[1] % panel, w + ": run " + r[0] + ".." + r[1]);
+                }
+                RelayoutPlan plan = TestPlans.of(rev.from(), rev.to(), rev.nests(), List.of(w), 4);
+                RelayoutProperties.checkPlan(rev.from(), rev.to(), plan, pool, 4);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 }

@@ -1,0 +1,141 @@
+package dev.tegula.vector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static dev.tegula.vector.PlannerFixtures.*;
+
+import dev.tegula.core.ArrayShape;
+import dev.tegula.ffm.Array;
+import dev.tegula.vector.kernels.Bands;
+import dev.tegula.vector.kernels.Elements;
+import dev.tegula.vector.kernels.Kernel;
+import dev.tegula.vector.kernels.Strips;
+import dev.tegula.vector.kernels.Tuning;
+import dev.tegula.vector.plan.CandidateFamilies;
+import dev.tegula.vector.plan.CandidateTimer;
+import dev.tegula.vector.plan.Estimate;
+import dev.tegula.vector.plan.LoopNest;
+import dev.tegula.vector.plan.MeasuredSearch;
+import dev.tegula.vector.plan.RelayoutStrategy;
+import dev.tegula.vector.plan.Tasks;
+import dev.tegula.vector.plan.Walk;
+import dev.tegula.vector.plan.WalkRules;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Wisdom ({@link Wisdom}): it answers a later plan without timing; wisdom of another machine, a walk that does not fit or a corrupt file is ignored; it can be turned off or moved. */
+class WisdomTest {
+
+    @Test
+    void wisdomAnswersALaterPlanWithoutTiming(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("w.txt");
+        Wisdom w = Wisdom.at(file);
+        RelayoutPlan measured = new PlanCache(8, w).plan(FROM, TO, Planning.MEASURE, 2);
+        assertEquals(1, w.size());
+        assertTrue(Files.readString(file).startsWith("# Tegula relayout wisdom 1\nplan\t"), Files.readString(file));
+        // a new process: the file read again
+        RelayoutPlan again = new PlanCache(8, Wisdom.at(file)).plan(FROM, TO, Planning.MEASURE, 2);
+        assertEquals(PlanOrigin.WISDOM, again.report().origin());
+        assertTrue(again.report().measurements().isEmpty());
+        assertEquals(measured.walks(), again.walks());
+        assertTrue(again.describe().contains("from wisdom"), again.describe());
+        // another thread count is another key: measured again
+        assertEquals(PlanOrigin.MEASURED, new PlanCache(8, Wisdom.at(file)).plan(FROM, TO, Planning.MEASURE, 1).report().origin());
+        // export and import
+        Path out = dir.resolve("exported.txt");
+        w.exportTo(out);
+        Wisdom fresh = Wisdom.inMemory();
+        assertEquals(1, fresh.importFrom(out));
+        assertEquals(PlanOrigin.WISDOM, new PlanCache(8, fresh).plan(FROM, TO, Planning.EXHAUSTIVE, 2).report().origin());
+        RelayoutProperties.checkPlan(FROM, TO, again);
+    }
+
+    @Test
+    void wisdomOfAnotherMachineIsKeptButNotUsed(@TempDir Path dir) throws IOException {
+        Wisdom w = Wisdom.inMemory();
+        new PlanCache(8, w).plan(FROM, TO, Planning.MEASURE, 1);
+        Path out = dir.resolve("w.txt");
+        w.exportTo(out);
+        String text = Files.readString(out);
+        String cpu = Wisdom.cpuModel();
+        Files.writeString(out, text.replace("plan\t" + cpu + "\t", "plan\tSome Other CPU 9000\t"));
+        Wisdom other = Wisdom.inMemory();
+        assertEquals(0, other.importFrom(out));
+        assertEquals(1, other.size());
+        assertEquals(PlanOrigin.MEASURED, new PlanCache(8, other).plan(FROM, TO, Planning.MEASURE, 1).report().origin());
+    }
+
+    @Test
+    void wisdomWhoseWalkDoesNotFitIsIgnored(@TempDir Path dir) throws IOException {
+        Wisdom w = Wisdom.inMemory();
+        RelayoutPlan first = new PlanCache(8, w).plan(FROM, TO, Planning.MEASURE, 1);
+        Path out = dir.resolve("w.txt");
+        w.exportTo(out);
+        String walk = first.walks().get(0);
+        for (String bad : new String[] {"order=2,1,0 split=0", "order=0,0,2 split=0 tile=16 block=64x64 strips=source bands=source",
+            "order=0,1,2 split=7 tile=16 block=64x64 strips=source bands=source",
+            "order=0,1,2 split=0 tile=16 block=50x64 strips=source bands=source",
+            "order=0,1,2 split=0 tile=16 block=512x512 strips=staged bands=source",
+            "order=0,1,2 split=0 tile=12 block=64x64 strips=source bands=source",
+            "order=0,1,2 split=0 tile=16 block=64x64 strips=sideways bands=source",
+            "order=x split=0", "nonsense"}) {
+            Files.writeString(out, Files.readString(dir.resolve("w.txt")).replace("0:" + walk, "0:" + bad));
+            Wisdom edited = Wisdom.inMemory();
+            edited.importFrom(out);
+            RelayoutPlan p = new PlanCache(8, edited).plan(FROM, TO, Planning.MEASURE, 1);
+            assertEquals(PlanOrigin.MEASURED, p.report().origin(), bad);
+            w.exportTo(out);
+        }
+    }
+
+    @Test
+    void corruptWisdomFilesAreIgnored(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("w.txt");
+        Files.writeString(file, "plan\tonly\tthree\n\u0000\u0001binary\nplan\ta\tb\tc\tnot-a-number\td\te\tf\tg\th\n"
+                + "plan\tcpu\t512\tjdk\t1\tf32[2]{0}\tf32[2]{0}\t-\t-\t0:order=0 split=0\n");
+        Wisdom w = Wisdom.at(file);
+        assertEquals(1, w.size());   // the one well-formed line (of another machine)
+        assertEquals(PlanOrigin.MEASURED, new PlanCache(8, w).plan(FROM, TO, Planning.MEASURE, 1).report().origin());
+        // a file over the size limit is not read at all
+        Path big = dir.resolve("big.txt");
+        try (var ch = Files.newByteChannel(big, java.nio.file.StandardOpenOption.CREATE_NEW,
+                java.nio.file.StandardOpenOption.WRITE)) {
+            ch.position(Wisdom.MAX_FILE_BYTES);
+            ch.write(java.nio.ByteBuffer.wrap(new byte[] {'\n'}));
+        }
+        assertEquals(0, Wisdom.at(big).size());
+        assertThrows(IOException.class, () -> Wisdom.inMemory().importFrom(big));
+    }
+
+    @Test
+    void wisdomCanBeTurnedOffOrMoved() {
+        String old = System.getProperty(Wisdom.PROPERTY);
+        try {
+            System.setProperty(Wisdom.PROPERTY, "off");
+            assertEquals(null, Wisdom.defaultFile());
+            System.setProperty(Wisdom.PROPERTY, "/tmp/elsewhere/w.txt");
+            assertEquals(Path.of("/tmp/elsewhere/w.txt"), Wisdom.defaultFile());
+            System.clearProperty(Wisdom.PROPERTY);
+            assertTrue(Wisdom.defaultFile().endsWith(Path.of("tegula", "relayout-wisdom.txt")), Wisdom.defaultFile().toString());
+        } finally {
+            if (old == null) {
+                System.clearProperty(Wisdom.PROPERTY);
+            } else {
+                System.setProperty(Wisdom.PROPERTY, old);
+            }
+        }
+    }
+}
