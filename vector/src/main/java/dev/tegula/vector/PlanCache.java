@@ -24,7 +24,15 @@ import java.util.concurrent.ExecutorService;
  * key; later calls get it without timing anything.
  */
 public final class PlanCache {
+    /**
+     * The system property that sets the default planning of {@link Relayout}'s shared cache (the
+     * planning {@link Relayout#copy}, {@link Relayout#to} and {@link Relayout#plan(Array, Array)} use):
+     * a {@link Planning} name, case ignored; {@code recall} when unset.
+     */
+    public static final String PLANNING_PROPERTY = "tegula.relayout.planning";
+
     private final int capacity;
+    private volatile Planning defaultPlanning = Planning.RECALL;
     private final Wisdom wisdom;
     private final Map<Key, RelayoutPlan> plans;
 
@@ -67,6 +75,36 @@ public final class PlanCache {
     /** {@return the wisdom its measuring plans use, or null} */
     public Wisdom wisdom() {
         return wisdom;
+    }
+
+    /**
+     * {@return the planning of {@link #plan(Array, Array)}: {@link Planning#RECALL} unless set}
+     * {@link Relayout}'s shared cache starts from the system property {@value #PLANNING_PROPERTY}.
+     */
+    public Planning defaultPlanning() {
+        return defaultPlanning;
+    }
+
+    /**
+     * Sets the planning of {@link #plan(Array, Array)} (for the shared cache: of {@link Relayout#copy}
+     * and {@link Relayout#to}). {@link Planning#AUTO} or {@link Planning#MEASURE} opt in to timing
+     * candidates on the caller's arrays the first time a large relayout is seen; plans made before
+     * keep their walks (call {@link #clear()} to plan again). Thread-safe.
+     *
+     * @throws NullPointerException if {@code planning} is null
+     */
+    public void setDefaultPlanning(Planning planning) {
+        defaultPlanning = Objects.requireNonNull(planning, "planning");
+    }
+
+    /**
+     * {@return the plan {@link Relayout#copy} runs for these arrays on one thread: by
+     * {@link #defaultPlanning()}}
+     *
+     * @throws IllegalArgumentException if the arrays cannot be relayouted into each other
+     */
+    public RelayoutPlan plan(Array src, Array dst) {
+        return plan(src, dst, defaultPlanning, 1, null);
     }
 
     /** Forgets every plan (wisdom keeps what was measured). */
@@ -125,8 +163,8 @@ public final class PlanCache {
         Key key = new Key(src.shape(), dst.shape(), boxed(s), boxed(d), planning, threads);
         RelayoutPlan p = get(key);
         if (p == null) {
-            boolean measure = planning.resolve(Math.max(src.shape().bufferSize(), dst.shape().bufferSize()))
-                    != Planning.ESTIMATE;
+            Planning resolved = planning.resolve(Math.max(src.shape().bufferSize(), dst.shape().bufferSize()));
+            boolean measure = resolved == Planning.MEASURE || resolved == Planning.EXHAUSTIVE;
             MemorySegment ss = null;
             MemorySegment ds = null;
             if (measure) {

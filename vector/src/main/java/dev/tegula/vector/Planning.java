@@ -13,10 +13,15 @@ package dev.tegula.vector;
  *       fastest; it takes far less time than timing every candidate, and is paid once per shape
  *       pair (see {@code docs/relayout.md} for what it costs).</li>
  *   <li>{@link #EXHAUSTIVE}: times every candidate (up to a few thousand); for offline tuning.</li>
- *   <li>{@link #AUTO}: what {@link Relayout#copy} and {@link Relayout#to} do: {@link #ESTIMATE}
- *       below {@value #AUTO_MEASURE_BYTES} bytes, {@link #MEASURE} at or above it, once per shape
- *       pair, views and thread count in a process (a plan cache holds the result, and wisdom
- *       keeps it across processes).</li>
+ *   <li>{@link #AUTO}: {@link #ESTIMATE} below {@value #AUTO_MEASURE_BYTES} bytes,
+ *       {@link #MEASURE} at or above it, once per shape pair, views and thread count in a process
+ *       (a plan cache holds the result, and wisdom keeps it).</li>
+ *   <li>{@link #RECALL}: what {@link Relayout#copy}, {@link Relayout#to} and
+ *       {@link Relayout#plan(dev.tegula.ffm.Array, dev.tegula.ffm.Array)} do unless the application
+ *       chose otherwise ({@link PlanCache#setDefaultPlanning}, or the system property
+ *       {@value PlanCache#PLANNING_PROPERTY}): the walk wisdom holds for this machine and relayout
+ *       where it holds one, else the estimate. It never times anything, so a library that embeds
+ *       Tegula never spends seconds measuring on a user's first call.</li>
  * </ul>
  *
  * <p>Wisdom (see {@link Wisdom}) that holds a choice for the same machine, JDK, thread count and
@@ -33,13 +38,15 @@ public enum Planning {
     /** Times every candidate and keeps the fastest, as {@link #MEASURE} does. */
     EXHAUSTIVE,
     /** {@link #ESTIMATE} for small relayouts, {@link #MEASURE} for large ones. */
-    AUTO;
+    AUTO,
+    /** Wisdom's choice where it holds one, else the estimate; never times anything. */
+    RECALL;
 
     /** Bytes (of the larger buffer) from which {@link #AUTO} measures: {@value}. */
     public static final long AUTO_MEASURE_BYTES = 64L << 20;
 
     /** {@return the mode {@code this} stands for with a relayout of {@code bytes}: never {@link #AUTO}} */
-    Planning resolve(long bytes) {
+    Planning resolve(long bytes) {   // RECALL stays RECALL: it never measures
         return this != AUTO ? this : bytes >= AUTO_MEASURE_BYTES ? MEASURE : ESTIMATE;
     }
 }

@@ -15,10 +15,16 @@ import java.util.concurrent.ExecutorService;
  * converting the element type in the same pass.
  *
  * <p>{@link #plan} makes (and keeps, in the shared {@link #plans()} cache) an immutable
- * {@link RelayoutPlan}: plan once, run many. {@link #copy} and {@link #to} plan with
- * {@link Planning#AUTO}: small relayouts by rule at once, large ones (64 MiB and more) measured once
- * per shape pair and thread count in a process, on the arrays being copied, and kept in
- * {@link Wisdom#global()} for later processes. Plans and this class are thread-safe.
+ * {@link RelayoutPlan}: plan once, run many. {@link #copy} and {@link #to} run the plan
+ * {@link #plan(Array, Array)} returns for the same arrays, made by the shared cache's
+ * {@linkplain PlanCache#defaultPlanning() default planning}: {@link Planning#RECALL} unless the
+ * application opted in to measuring ({@link PlanCache#setDefaultPlanning}, or the system property
+ * {@value PlanCache#PLANNING_PROPERTY}{@code =auto}). So by default they never time candidates and
+ * never write a file; the walks that {@link Wisdom#global()} holds for this machine are still used.
+ * Plans and this class are thread-safe.
+ *
+ * <p>The first relayout of a kind in a JVM runs its kernels interpreted while the JIT compiles
+ * them, so it takes longer than later ones (see {@code docs/relayout.md}, "The first relayout").
  *
  * <p>The kernels use the Vector API (module {@code jdk.incubator.vector}). On the module path it is
  * resolved by {@code dev.tegula.vector}'s {@code requires}; on the class path the JVM needs
@@ -29,7 +35,22 @@ public final class Relayout {
     /** How many plans the shared cache keeps. */
     static final int PLAN_CACHE_CAPACITY = 256;
     private static final class Shared {
-        static final PlanCache PLANS = new PlanCache(PLAN_CACHE_CAPACITY, Wisdom.global());
+        static final PlanCache PLANS = shared();
+
+        private static PlanCache shared() {
+            PlanCache cache = new PlanCache(PLAN_CACHE_CAPACITY, Wisdom.global());
+            String p = System.getProperty(PlanCache.PLANNING_PROPERTY);
+            if (p != null && !p.isBlank()) {
+                try {
+                    cache.setDefaultPlanning(Planning.valueOf(p.trim().toUpperCase(java.util.Locale.ROOT)));
+                } catch (IllegalArgumentException e) {
+                    System.getLogger("dev.tegula.vector").log(System.Logger.Level.WARNING,
+                            PlanCache.PLANNING_PROPERTY + "=" + p + " is not a planning mode (estimate, measure,"
+                                    + " exhaustive, auto, recall); planning by recall");
+                }
+            }
+            return cache;
+        }
     }
 
     private Relayout() {
@@ -68,12 +89,14 @@ public final class Relayout {
     }
 
     /**
-     * {@return the plan for these two arrays, by rule} Dense arrays share the cached plan of their
-     * shapes; strided views (slices with steps, selections, permuted views) get a plan that knows
-     * their strides, and serves any views with the same strides.
+     * {@return the plan {@link #copy(Array, Array)} runs for these two arrays} made by the shared
+     * cache's default planning ({@link Planning#RECALL} unless the application chose otherwise).
+     * Dense arrays share the cached plan of their shapes; strided views (slices with steps,
+     * selections, permuted views) get a plan that knows their strides, and serves any views with
+     * the same strides.
      */
     public static RelayoutPlan plan(Array src, Array dst) {
-        return plans().plan(src, dst, Planning.ESTIMATE, 1, null);
+        return plans().plan(src, dst);
     }
 
     /**
@@ -88,7 +111,7 @@ public final class Relayout {
      */
     public static void copy(Array src, Array dst) {
         RelayoutChecks.checkArrays(src, dst);
-        plans().plan(src, dst, Planning.AUTO, 1, null).execute(src, dst);
+        plans().plan(src, dst).execute(src, dst);
     }
 
     /**
@@ -101,7 +124,9 @@ public final class Relayout {
         boolean parallel = executor != null && parallelism > 1 && ThreadAccess.fromAnyThread(src.segment())
                 && ThreadAccess.fromAnyThread(dst.segment());
         int threads = parallel ? parallelism : 1;
-        plans().plan(src, dst, Planning.AUTO, threads, parallel ? executor : null).execute(src, dst, executor, parallelism);
+        PlanCache cache = plans();
+        cache.plan(src, dst, cache.defaultPlanning(), threads, parallel ? executor : null)
+                .execute(src, dst, executor, parallelism);
     }
     /**
      * {@return a new array in {@code arena} holding {@code src} in {@code layout}}

@@ -43,9 +43,12 @@ import java.util.Map;
  * {@link #global()} is the wisdom that {@link Relayout}'s own plans use: the file named by the
  * system property {@value #PROPERTY}, else {@code $XDG_CACHE_HOME/tegula/relayout-wisdom.txt}
  * (or {@code ~/.cache/tegula/relayout-wisdom.txt}); the property's value {@code off} keeps it in
- * memory only. It is read once, when first used; each new measured plan is added to the file
- * (rewritten whole, through a temporary and a rename). A file that cannot be read or written costs
- * one warning ({@link System.Logger}, logger {@code dev.tegula.vector}) and nothing else.
+ * memory only. It is read once, when first used. It writes nothing unless the application opts in
+ * with the system property {@value #SAVE_PROPERTY}{@code =true}: then each new measured plan is
+ * added to the file (rewritten whole, through a temporary and a rename). {@link #at(Path)} names a
+ * file explicitly and writes to it ({@code tegula plan --measure --save} uses it on the default
+ * file). A file that cannot be read or written costs one warning ({@link System.Logger}, logger
+ * {@code dev.tegula.vector}) and nothing else.
  *
  * <p>Thread-safe. Files over {@value #MAX_FILE_BYTES} bytes or entries past {@value #MAX_ENTRIES} are
  * ignored.
@@ -53,6 +56,8 @@ import java.util.Map;
 public final class Wisdom {
     /** The system property that moves the global wisdom file, or turns it off ({@code off}). */
     public static final String PROPERTY = "tegula.relayout.wisdom";
+    /** The system property ({@code true}) that lets {@link #global()} write its file. */
+    public static final String SAVE_PROPERTY = "tegula.relayout.wisdom.save";
     /** The largest wisdom file read: {@value} bytes. */
     public static final long MAX_FILE_BYTES = 16L << 20;
     /** The most entries one wisdom holds: {@value}. */
@@ -64,16 +69,18 @@ public final class Wisdom {
     private static volatile Wisdom global;
 
     private final Path file;
+    private final boolean writes;
     private final Map<String, String> entries = new LinkedHashMap<>();
     private boolean warnedWrite;
 
-    private Wisdom(Path file) {
+    private Wisdom(Path file, boolean writes) {
         this.file = file;
+        this.writes = writes;
     }
 
     /** {@return a wisdom that lives in memory only, empty} */
     public static Wisdom inMemory() {
-        return new Wisdom(null);
+        return new Wisdom(null, false);
     }
 
     /**
@@ -81,7 +88,12 @@ public final class Wisdom {
      * back to it} A missing file is empty wisdom; an unreadable or corrupt one costs a warning.
      */
     public static Wisdom at(Path file) {
-        Wisdom w = new Wisdom(file.toAbsolutePath());
+        return of(file, true);
+    }
+
+    /** {@return the wisdom in {@code file}, read now, written back only where {@code writes}} */
+    static Wisdom of(Path file, boolean writes) {
+        Wisdom w = new Wisdom(file.toAbsolutePath(), writes);
         if (Files.exists(file)) {
             w.read(file);
         }
@@ -96,7 +108,7 @@ public final class Wisdom {
                 w = global;
                 if (w == null) {
                     Path p = defaultFile();
-                    w = p == null ? inMemory() : at(p);
+                    w = p == null ? inMemory() : of(p, Boolean.getBoolean(SAVE_PROPERTY));
                     global = w;
                 }
             }
@@ -116,9 +128,14 @@ public final class Wisdom {
         return base.resolve("tegula").resolve("relayout-wisdom.txt");
     }
 
-    /** {@return the file this wisdom is written to, or null if it lives in memory only} */
+    /** {@return the file this wisdom was read from (and is written to, where {@link #writesFile()}), or null if it lives in memory only} */
     public Path file() {
         return file;
+    }
+
+    /** {@return whether entries added to this wisdom are written to its {@link #file()}} */
+    public boolean writesFile() {
+        return writes;
     }
 
     /** {@return how many entries this wisdom holds (of every machine)} */
@@ -288,12 +305,12 @@ public final class Wisdom {
     }
 
     private void save() {
-        if (file == null) {
+        if (file == null || !writes) {
             return;
         }
         try {
             // entries another process added since: keep them too (this process's win on a clash)
-            Wisdom onDisk = new Wisdom(null);
+            Wisdom onDisk = new Wisdom(null, false);
             if (Files.exists(file)) {
                 onDisk.read(file);
             }

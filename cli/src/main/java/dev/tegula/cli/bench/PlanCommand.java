@@ -97,7 +97,7 @@ public final class PlanCommand implements Callable<Integer> {
             throw new BadInputException("--png: charts measured candidates; add --measure or --exhaustive");
         }
         PrintWriter out = spec.commandLine().getOut();
-        PlanCache cache = new PlanCache(1, save ? Wisdom.global() : Wisdom.inMemory());
+        PlanCache cache = new PlanCache(1, save ? savedWisdom() : Wisdom.inMemory());
         RelayoutPlan plan;
         long nanos;
         if (planning == Planning.ESTIMATE) {
@@ -201,5 +201,14 @@ public final class PlanCommand implements Callable<Integer> {
             throw new BadInputException("DST_LAYOUT: " + to + " does not have the dimensions of " + from);
         }
         return to;
+    }
+
+    /** {@return the wisdom file Tegula's own plans read, opened for writing: what {@code --save} asks for} */
+    private static Wisdom savedWisdom() {
+        java.nio.file.Path file = Wisdom.defaultFile();
+        if (file == null) {
+            throw new BadInputException("--save: the wisdom file is off (-D" + Wisdom.PROPERTY + "=off)");
+        }
+        return Wisdom.at(file);
     }
 }

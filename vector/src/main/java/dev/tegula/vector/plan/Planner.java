@@ -55,6 +55,9 @@ public final class Planner {
                 return new PlannedWalks(strategy, kept, r.planning(), PlanOrigin.WISDOM, List.of());
             }
         }
+        if (r.planning() == Planning.RECALL) {   // nothing kept: the estimate, untimed
+            return new PlannedWalks(strategy, walks, Planning.RECALL, PlanOrigin.ESTIMATE, List.of());
+        }
         if (r.src() != null && r.dst() != null) {
             return MeasuredSearch.run(r, strategy, walks, largest, r.src(), r.dst());
         }
