@@ -2,6 +2,7 @@ package dev.tegula.jmh;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.ffm.Array;
+import dev.tegula.ffm.FloatAccessor;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -54,6 +55,7 @@ public class ArrayReadBench {
 
     private Arena arena;
     private Array array;
+    private FloatAccessor accessor;
     private MemorySegment segment;
     private float value;
 
@@ -72,6 +74,7 @@ public class ArrayReadBench {
         }
         array.copyFrom(v);
         segment = array.segment();
+        accessor = array.floatAccessor();
         if (polluted) {
             pollute();
         }
@@ -80,6 +83,7 @@ public class ArrayReadBench {
     /** Runs the accessors over other layouts and types so that their call sites see many kinds. */
     private void pollute() {
         String[] others = {"f32[64,64]{1,0}", "f32[64,64]{0,1}", "f32[64,64]{1,0:T(8,128)}",
+            "f32[64,256]{1,0:T(8,128)(2,1)}", "f32[64,64]{0,1:T(2,2)}", "f32[8,64,64]{2,1,0}",
             "f64[64,64]{1,0}", "bf16[64,256]{1,0:T(8,128)(2,1)}", "f16[64,64]{0,1:T(2,2)}",
             "s32[64,64]{0,1}", "s8[64,64]{1,0:T(8,128)(4,1)}", "s4[64,64]{1,0:E(4)}", "u8[8,64,64]{2,1,0}",
             "f8e4m3fn[64,64]{1,0}", "pred[64,64]{0,1}"};
@@ -96,6 +100,12 @@ public class ArrayReadBench {
                 sink += (a.shape().rank() == 2 ? sum(a) : 0) + sum(b) + sum(c);
                 if (a.shape().rank() == 2) {
                     write(a, round);
+                }
+                for (Array f : new Array[] {a, b, c}) {   // the f32 accessor's loops, over every f32 layout and view
+                    if (f.shape().rank() == 2 && f.shape().elementType() == dev.tegula.core.ElementType.F32) {
+                        write(f.floatAccessor(), round);
+                        sink += sum(f.floatAccessor());
+                    }
                 }
             }
         }
@@ -126,6 +136,28 @@ public class ArrayReadBench {
         }
     }
 
+    private static float sum(FloatAccessor a) {
+        long rows = a.array().shape().dimension(0);
+        long cols = a.array().shape().dimension(1);
+        float s = 0;
+        for (long i = 0; i < rows; i++) {
+            for (long j = 0; j < cols; j++) {
+                s += a.get(i, j);
+            }
+        }
+        return s;
+    }
+
+    private static void write(FloatAccessor a, float v) {
+        long rows = a.array().shape().dimension(0);
+        long cols = a.array().shape().dimension(1);
+        for (long i = 0; i < rows; i++) {
+            for (long j = 0; j < cols; j++) {
+                a.set(i, j, v);
+            }
+        }
+    }
+
     @TearDown
     public void tearDown() {
         arena.close();
@@ -134,6 +166,18 @@ public class ArrayReadBench {
     @Benchmark
     public float accessor() {
         return sum(array);
+    }
+
+    /** {@link #accessor()} through {@link Array#floatAccessor()}. */
+    @Benchmark
+    public float floatAccessor() {
+        return sum(accessor);
+    }
+
+    /** {@link #writer()} through {@link Array#floatAccessor()}. */
+    @Benchmark
+    public void floatAccessorWriter() {
+        write(accessor, value++);
     }
 
     @Benchmark
