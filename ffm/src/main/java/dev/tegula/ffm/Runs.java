@@ -51,8 +51,9 @@ import java.util.Objects;
  * Strided arrays and views (any strides, offsets, legacy padded dimensions) and tiled layouts whose
  * index math core writes as a {@link SlotFormula} ({@code T(8,128)}, {@code T(8,128)(2,1)}, tiles that
  * divide evenly) are walked by strides: the cost is per run, not per element. Other tiled layouts are
- * walked element by element through their address calculator (the runs are still maximal, and
- * {@link Padding#VISIT} is refused). Packed sub-byte layouts ({@code E(1)}, {@code E(2)},
+ * walked element by element through their address calculator, and their "memory order" is the
+ * layout's dimension order, major to minor (the runs are still maximal; {@link Padding#VISIT} is
+ * refused). Packed sub-byte layouts ({@code E(1)}, {@code E(2)},
  * {@code E(4)}: several elements per byte) are refused: a run of them does not start on a byte.
  *
  * <h2>Cost, threads, lifetime</h2>
@@ -105,7 +106,7 @@ public final class Runs {
     private Runs(Array[] arrays, int[] order, Padding padding) {
         Objects.requireNonNull(padding, "padding");
         this.arrays = arrays;
-        Array a0 = arrays[0];
+        Array a0 = Objects.requireNonNull(arrays[0], "first");
         rank = a0.dims.length;
         int m = arrays.length;
         segments = new MemorySegment[m];

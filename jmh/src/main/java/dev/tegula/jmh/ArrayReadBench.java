@@ -23,7 +23,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Reads a 1024×1024 f32 array by index through {@link Array#getFloat(long, long)} ({@code accessor})
  * and, over the same segment, through a hand-written index formula for its layout ({@code hand});
- * {@code writer} and {@code writeHand} do the same for {@link Array#setFloat(long, long, float)}.
+ * {@code writer} and {@code writeHand} do the same for {@link Array#setFloat(long, long, float)};
+ * {@code floatAccessor} and {@code floatAccessorWriter} read and write through
+ * {@link Array#floatAccessor()}, the one accessor class for f32 arrays of every layout.
  * The goal: row-major and column-major within 1.5× of the hand-written loop,
  * {@code T(8,128)} within 2×. Both loops visit elements in logical row-major order, and both go
  * through the segment's own checks (bounds, liveness); the hand-written loop has no index checks
@@ -34,7 +36,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code T(8,128)(4,1)}, strided, sliced and selected views) and element types (f32, f64, bf16, f16, s32, s8, packed
  * s4, u8, f8e4m3fn, pred) in the same JVM, so that the profile of every call site on the way is
  * polluted: a megamorphic call, a call that is not inlined or a path that cannot be hoisted would
- * show up as a slowdown. (Not in the mix: the general nested-tiling fallback and the out-of-line
+ * show up as a slowdown. The {@link FloatAccessor} loops run there too, over every f32 array and
+ * view of the mix. (Not in the mix: the general nested-tiling fallback and the out-of-line
  * element types u64, c64, c128, and tiles that are not powers of two: each puts an out-of-line
  * call into the loop; see {@code docs/benchmarks.md}.)
  */
