@@ -27,8 +27,8 @@ import java.util.Objects;
  * column-major and permuted layouts, strided views and tiled layouts whose tiles split each dimension
  * into power-of-two digits ({@code T(8,128)}, {@code T(8,128)(2,1)}, {@code T(2,2)}, ...). A loop over
  * accessors of different layouts sees one receiver type and no call. The formula's tests (is the
- * innermost stride 1, are there carry terms) are loop-invariant, so that C2 can compile a loop of
- * writes over a row-major array into vector stores.
+ * innermost index the slot step, are there carry terms) are loop-invariant, so that C2 can compile
+ * a loop of writes over a row-major array into vector stores.
  *
  * <p>Each method checks the rank and the indices ({@link IndexOutOfBoundsException}); the segment
  * checks liveness and the owner thread ({@link IllegalStateException}, {@link WrongThreadException});
@@ -48,6 +48,8 @@ public final class FloatAccessor {
     private final long stride3, midShift3, midCarry3, topShift3, topCarry3;
     private final Array array;
     private final boolean readOnly;
+    /** The innermost dimension's term is its index: stride 1 and no carry (one loop-invariant test for C2 to unswitch on). */
+    private final boolean plainInner;
 
     FloatAccessor(Array a) {
         if (a.type != ElementType.F32 || a.slotBytes != 4) {
@@ -73,6 +75,13 @@ public final class FloatAccessor {
         stride1 = a.stride1; midShift1 = a.midShift1; midCarry1 = a.midCarry1; topShift1 = a.topShift1; topCarry1 = a.topCarry1;
         stride2 = a.stride2; midShift2 = a.midShift2; midCarry2 = a.midCarry2; topShift2 = a.topShift2; topCarry2 = a.topCarry2;
         stride3 = a.stride3; midShift3 = a.midShift3; midCarry3 = a.midCarry3; topShift3 = a.topShift3; topCarry3 = a.topCarry3;
+        long[] inner = switch (rank) {
+            case 1 -> new long[] {stride0, midCarry0, topCarry0};
+            case 2 -> new long[] {stride1, midCarry1, topCarry1};
+            case 3 -> new long[] {stride2, midCarry2, topCarry2};
+            default -> new long[] {stride3, midCarry3, topCarry3};
+        };
+        plainInner = inner[0] == 1 && inner[1] == 0 && inner[2] == 0;
     }
 
     /** {@return the array this accessor reads and writes} */
@@ -115,8 +124,15 @@ public final class FloatAccessor {
         return s;
     }
 
-    /** The innermost term: {@code stride == 1 ? x : x·stride}, so that C2 can unswitch to a unit-stride loop. */
+    /**
+     * The innermost term. {@code plainInner} is one loop-invariant test: C2 unswitches a loop over the
+     * innermost index on it, and the copy where it holds has a unit-stride address that its
+     * vectorizer needs, however many layouts the profile has seen.
+     */
     private long last(long x, long stride, long midShift, long midCarry, long topShift, long topCarry) {
+        if (plainInner) {
+            return x;
+        }
         long s = stride == 1 ? x : x * stride;
         if (carries != 0) {
             s += (x >>> midShift) * midCarry;
