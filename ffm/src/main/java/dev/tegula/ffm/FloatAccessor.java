@@ -91,34 +91,13 @@ public final class FloatAccessor {
 
     // ---- slots -----------------------------------------------------------------------------------
 
-    private long term0(long i) {
-        long s = i * stride0;
+    /** The term of a dimension other than the innermost: {@code x·stride} plus its carries. */
+    private long term(long x, long stride, long midShift, long midCarry, long topShift, long topCarry) {
+        long s = x * stride;
         if (carries != 0) {
-            s += (i >>> midShift0) * midCarry0;
+            s += (x >>> midShift) * midCarry;
             if (carries == 2) {
-                s += (i >>> topShift0) * topCarry0;
-            }
-        }
-        return s;
-    }
-
-    private long term1(long j) {
-        long s = j * stride1;
-        if (carries != 0) {
-            s += (j >>> midShift1) * midCarry1;
-            if (carries == 2) {
-                s += (j >>> topShift1) * topCarry1;
-            }
-        }
-        return s;
-    }
-
-    private long term2(long k) {
-        long s = k * stride2;
-        if (carries != 0) {
-            s += (k >>> midShift2) * midCarry2;
-            if (carries == 2) {
-                s += (k >>> topShift2) * topCarry2;
+                s += (x >>> topShift) * topCarry;
             }
         }
         return s;
@@ -165,7 +144,8 @@ public final class FloatAccessor {
         } catch (IndexOutOfBoundsException e) {
             throw array.outOfBounds(i, j);
         }
-        return (slotOffset + term0(i) + last(j, stride1, midShift1, midCarry1, topShift1, topCarry1)) << 2;
+        return (slotOffset + term(i, stride0, midShift0, midCarry0, topShift0, topCarry0)
+                + last(j, stride1, midShift1, midCarry1, topShift1, topCarry1)) << 2;
     }
 
     private long slot(long i, long j, long k) {
@@ -179,7 +159,9 @@ public final class FloatAccessor {
         } catch (IndexOutOfBoundsException e) {
             throw array.outOfBounds(i, j, k);
         }
-        return (slotOffset + term0(i) + term1(j) + last(k, stride2, midShift2, midCarry2, topShift2, topCarry2)) << 2;
+        return (slotOffset + term(i, stride0, midShift0, midCarry0, topShift0, topCarry0)
+                + term(j, stride1, midShift1, midCarry1, topShift1, topCarry1)
+                + last(k, stride2, midShift2, midCarry2, topShift2, topCarry2)) << 2;
     }
 
     private long slot(long i, long j, long k, long l) {
@@ -194,7 +176,9 @@ public final class FloatAccessor {
         } catch (IndexOutOfBoundsException e) {
             throw array.outOfBounds(i, j, k, l);
         }
-        return (slotOffset + term0(i) + term1(j) + term2(k)
+        return (slotOffset + term(i, stride0, midShift0, midCarry0, topShift0, topCarry0)
+                + term(j, stride1, midShift1, midCarry1, topShift1, topCarry1)
+                + term(k, stride2, midShift2, midCarry2, topShift2, topCarry2)
                 + last(l, stride3, midShift3, midCarry3, topShift3, topCarry3)) << 2;
     }
 

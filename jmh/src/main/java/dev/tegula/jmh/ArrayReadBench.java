@@ -65,11 +65,7 @@ public class ArrayReadBench {
     @Setup
     public void setup() {
         arena = Arena.ofShared();
-        String text = switch (layout) {
-            case "rowMajor" -> "f32[1024,1024]{1,0}";
-            case "columnMajor" -> "f32[1024,1024]{0,1}";
-            default -> "f32[1024,1024]{1,0:T(8,128)}";
-        };
+        String text = shapeOf(layout);
         array = Array.allocate(arena, ArrayShape.parse(text));
         float[] v = new float[N * N];
         for (int i = 0; i < v.length; i++) {
@@ -81,6 +77,15 @@ public class ArrayReadBench {
         if (polluted) {
             pollute();
         }
+    }
+
+    /** {@return the 1024×1024 f32 shape of a {@code layout} parameter: rowMajor, columnMajor or tiled ({@code T(8,128)})} */
+    static String shapeOf(String layout) {
+        return switch (layout) {
+            case "rowMajor" -> "f32[1024,1024]{1,0}";
+            case "columnMajor" -> "f32[1024,1024]{0,1}";
+            default -> "f32[1024,1024]{1,0:T(8,128)}";
+        };
     }
 
     /** Runs the accessors over other layouts and types so that their call sites see many kinds. */

@@ -60,11 +60,7 @@ public class RunsBench {
     @Setup
     public void setup() {
         arena = Arena.ofShared();
-        String text = switch (layout) {
-            case "rowMajor" -> "f32[1024,1024]{1,0}";
-            case "columnMajor" -> "f32[1024,1024]{0,1}";
-            default -> "f32[1024,1024]{1,0:T(8,128)}";
-        };
+        String text = ArrayReadBench.shapeOf(layout);
         x = Array.allocate(arena, ArrayShape.parse(text));
         y = Array.allocate(arena, ArrayShape.parse(text));
         x.fill(1.0);
