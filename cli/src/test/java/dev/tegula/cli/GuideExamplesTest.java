@@ -26,6 +26,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import dev.tegula.ffm.Runs;
+import java.nio.ByteOrder;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -135,6 +140,78 @@ class GuideExamplesTest {
         // end::lifetime[]
         escaped = a;
         assertThrows(IllegalStateException.class, () -> escaped.getFloat(0));
+    }
+
+    // tag::runs[]
+    static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    static final ByteOrder NATIVE = ByteOrder.nativeOrder();
+    static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
+
+    /** y += a·x, for any two f32 arrays of the same dimensions (long runs when they share a layout). */
+    static void axpy(float a, Array x, Array y) {
+        FloatVector va = FloatVector.broadcast(S, a);
+        Runs r = Runs.of(x, y);                                  // memory order of x, padding skipped
+        while (r.next()) {
+            MemorySegment xs = r.segment(0), ys = r.segment(1);
+            long xo = r.offset(0), yo = r.offset(1), n = r.length(), i = 0;
+            for (; i < S.loopBound(n); i += S.length()) {        // unit stride: plain vector loads
+                FloatVector vy = FloatVector.fromMemorySegment(S, ys, yo + 4 * i, NATIVE);
+                FloatVector.fromMemorySegment(S, xs, xo + 4 * i, NATIVE).fma(va, vy)
+                        .intoMemorySegment(ys, yo + 4 * i, NATIVE);
+            }
+            for (; i < n; i++) {                                 // the run's tail
+                float xv = xs.get(F32, xo + 4 * i), yv = ys.get(F32, yo + 4 * i);
+                ys.set(F32, yo + 4 * i, Math.fma(xv, a, yv));
+            }
+        }
+    }
+
+    /** The sum of the elements of an f32 array, whatever its layout (padding is not visited). */
+    static float sum(Array x) {
+        FloatVector acc = FloatVector.zero(S);
+        float tail = 0;
+        Runs r = Runs.of(x);
+        while (r.next()) {
+            MemorySegment xs = r.segment();
+            long xo = r.offset(), n = r.length(), i = 0;
+            for (; i < S.loopBound(n); i += S.length()) {
+                acc = acc.add(FloatVector.fromMemorySegment(S, xs, xo + 4 * i, NATIVE));
+            }
+            for (; i < n; i++) {
+                tail += xs.get(F32, xo + 4 * i);
+            }
+        }
+        return acc.reduceLanes(VectorOperators.ADD) + tail;
+    }
+    // end::runs[]
+
+    @Test
+    void runs() {
+        // tag::runs-use[]
+        try (Arena arena = Arena.ofConfined()) {
+            ArrayShape tiled = ArrayShape.parse("f32[300,200]{1,0:T(8,128)}");   // partial tiles: padding
+            Array x = Array.allocate(arena, tiled);
+            Array y = Array.allocate(arena, tiled);
+            x.fill(2.0);
+            y.fill(1.0);
+            axpy(0.5f, x, y);                              // one layout: runs of whole tile rows and more
+            float s = sum(y);                              // 120000.0: 60000 elements of 2.0
+
+            // two layouts: move x into z's layout once through a plan, then the runs are long again
+            Array z = Array.allocate(arena, ArrayShape.parse("f32[300,200]{0,1}"));
+            Array xz = Array.allocate(arena, z.shape());
+            RelayoutPlan plan = Relayout.plan(x, xz);      // made once, reusable on any buffers
+            plan.execute(x, xz);
+            axpy(3f, xz, z);                               // z = 3·x: 6.0 everywhere
+            float t = sum(z);                              // 360000.0
+            // end::runs-use[]
+            assertEquals(120000f, s);
+            assertEquals(360000f, t);
+            assertEquals(6f, z.getFloat(299, 199));
+            assertEquals(2f, y.getFloat(7, 130));
+            // tag::runs-use[]
+        }
+        // end::runs-use[]
     }
 
     @Test

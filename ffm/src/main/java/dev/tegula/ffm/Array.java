@@ -405,6 +405,16 @@ public final class Array {
     // memory not host-accessible), WrongThreadException (confined arena, other thread); setters also
     // UnsupportedOperationException (read-only). Conversions: see the class documentation.
 
+    /**
+     * {@return an accessor of this f32 array's elements: one exact class for every layout, for loops
+     * that run over many arrays} (see {@link FloatAccessor}; {@link Runs} walks whole arrays faster)
+     *
+     * @throws IllegalArgumentException if the element type is not f32, the rank is not 1 to 4, or the
+     *                                  tiles do not split each dimension into power-of-two digits
+     * @throws IllegalStateException    if the memory is not host-accessible
+     */
+    public FloatAccessor floatAccessor() { return new FloatAccessor(this); }
+
     /** {@return the element at {@code index} as a float} */
     public float getFloat(long... index) { return ElementIO.getFloat(this, ArraySlots.slot(this, index)); }
     /** {@return element {@code (i)} as a float} */

@@ -2,6 +2,7 @@ package dev.tegula.jmh;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.ffm.Array;
+import dev.tegula.ffm.FloatAccessor;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -22,7 +23,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Reads a 1024×1024 f32 array by index through {@link Array#getFloat(long, long)} ({@code accessor})
  * and, over the same segment, through a hand-written index formula for its layout ({@code hand});
- * {@code writer} and {@code writeHand} do the same for {@link Array#setFloat(long, long, float)}.
+ * {@code writer} and {@code writeHand} do the same for {@link Array#setFloat(long, long, float)};
+ * {@code floatAccessor} and {@code floatAccessorWriter} read and write through
+ * {@link Array#floatAccessor()}, the one accessor class for f32 arrays of every layout.
  * The goal: row-major and column-major within 1.5× of the hand-written loop,
  * {@code T(8,128)} within 2×. Both loops visit elements in logical row-major order, and both go
  * through the segment's own checks (bounds, liveness); the hand-written loop has no index checks
@@ -33,7 +36,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code T(8,128)(4,1)}, strided, sliced and selected views) and element types (f32, f64, bf16, f16, s32, s8, packed
  * s4, u8, f8e4m3fn, pred) in the same JVM, so that the profile of every call site on the way is
  * polluted: a megamorphic call, a call that is not inlined or a path that cannot be hoisted would
- * show up as a slowdown. (Not in the mix: the general nested-tiling fallback and the out-of-line
+ * show up as a slowdown. The {@link FloatAccessor} loops run there too, over every f32 array and
+ * view of the mix. (Not in the mix: the general nested-tiling fallback and the out-of-line
  * element types u64, c64, c128, and tiles that are not powers of two: each puts an out-of-line
  * call into the loop; see {@code docs/benchmarks.md}.)
  */
@@ -54,17 +58,14 @@ public class ArrayReadBench {
 
     private Arena arena;
     private Array array;
+    private FloatAccessor accessor;
     private MemorySegment segment;
     private float value;
 
     @Setup
     public void setup() {
         arena = Arena.ofShared();
-        String text = switch (layout) {
-            case "rowMajor" -> "f32[1024,1024]{1,0}";
-            case "columnMajor" -> "f32[1024,1024]{0,1}";
-            default -> "f32[1024,1024]{1,0:T(8,128)}";
-        };
+        String text = shapeOf(layout);
         array = Array.allocate(arena, ArrayShape.parse(text));
         float[] v = new float[N * N];
         for (int i = 0; i < v.length; i++) {
@@ -72,14 +73,25 @@ public class ArrayReadBench {
         }
         array.copyFrom(v);
         segment = array.segment();
+        accessor = array.floatAccessor();
         if (polluted) {
             pollute();
         }
     }
 
+    /** {@return the 1024×1024 f32 shape of a {@code layout} parameter: rowMajor, columnMajor or tiled ({@code T(8,128)})} */
+    static String shapeOf(String layout) {
+        return switch (layout) {
+            case "rowMajor" -> "f32[1024,1024]{1,0}";
+            case "columnMajor" -> "f32[1024,1024]{0,1}";
+            default -> "f32[1024,1024]{1,0:T(8,128)}";
+        };
+    }
+
     /** Runs the accessors over other layouts and types so that their call sites see many kinds. */
     private void pollute() {
         String[] others = {"f32[64,64]{1,0}", "f32[64,64]{0,1}", "f32[64,64]{1,0:T(8,128)}",
+            "f32[64,256]{1,0:T(8,128)(2,1)}", "f32[64,64]{0,1:T(2,2)}", "f32[8,64,64]{2,1,0}",
             "f64[64,64]{1,0}", "bf16[64,256]{1,0:T(8,128)(2,1)}", "f16[64,64]{0,1:T(2,2)}",
             "s32[64,64]{0,1}", "s8[64,64]{1,0:T(8,128)(4,1)}", "s4[64,64]{1,0:E(4)}", "u8[8,64,64]{2,1,0}",
             "f8e4m3fn[64,64]{1,0}", "pred[64,64]{0,1}"};
@@ -96,6 +108,12 @@ public class ArrayReadBench {
                 sink += (a.shape().rank() == 2 ? sum(a) : 0) + sum(b) + sum(c);
                 if (a.shape().rank() == 2) {
                     write(a, round);
+                }
+                for (Array f : new Array[] {a, b, c}) {   // the f32 accessor's loops, over every f32 layout and view
+                    if (f.shape().rank() == 2 && f.shape().elementType() == dev.tegula.core.ElementType.F32) {
+                        write(f.floatAccessor(), round);
+                        sink += sum(f.floatAccessor());
+                    }
                 }
             }
         }
@@ -126,6 +144,28 @@ public class ArrayReadBench {
         }
     }
 
+    private static float sum(FloatAccessor a) {
+        long rows = a.array().shape().dimension(0);
+        long cols = a.array().shape().dimension(1);
+        float s = 0;
+        for (long i = 0; i < rows; i++) {
+            for (long j = 0; j < cols; j++) {
+                s += a.get(i, j);
+            }
+        }
+        return s;
+    }
+
+    private static void write(FloatAccessor a, float v) {
+        long rows = a.array().shape().dimension(0);
+        long cols = a.array().shape().dimension(1);
+        for (long i = 0; i < rows; i++) {
+            for (long j = 0; j < cols; j++) {
+                a.set(i, j, v);
+            }
+        }
+    }
+
     @TearDown
     public void tearDown() {
         arena.close();
@@ -134,6 +174,18 @@ public class ArrayReadBench {
     @Benchmark
     public float accessor() {
         return sum(array);
+    }
+
+    /** {@link #accessor()} through {@link Array#floatAccessor()}. */
+    @Benchmark
+    public float floatAccessor() {
+        return sum(accessor);
+    }
+
+    /** {@link #writer()} through {@link Array#floatAccessor()}. */
+    @Benchmark
+    public void floatAccessorWriter() {
+        write(accessor, value++);
     }
 
     @Benchmark
