@@ -767,14 +767,16 @@ public final class Array {
     public boolean contentEquals(Array other) { return ArrayBulk.contentEquals(this, other); }
 
     /**
-     * Copies this array's elements into {@code destination}. Arrays with the same layout (memory
-     * space aside) whose layouts describe their memory exactly are copied as bytes through the
-     * memory space provider (the non-host one, if any): this is how arrays move between memory
-     * spaces. Otherwise both must be host-accessible, and elements are copied one by one
-     * ({@code Relayout.copy} in module vector is the fast path).
+     * Copies this array's elements into {@code destination} of the same layout (memory space aside).
+     * Arrays whose layouts describe their memory exactly are copied as bytes through the memory
+     * space provider (the non-host one, if any): this is how arrays move between memory spaces.
+     * Views (slices, strided views) of one layout are copied element by element in host memory.
+     * To move elements into another layout, use {@code Relayout.copy} (module {@code dev.tegula.vector}),
+     * the relayout engine.
      *
-     * @throws IllegalArgumentException      if element types or dimensions differ, or the layouts differ
-     *                                       and an array is not host-accessible
+     * @throws IllegalArgumentException      if element types, dimensions or layouts differ (the message
+     *                                       names {@code Relayout.copy}), or views are copied and an
+     *                                       array is not host-accessible
      * @throws UnsupportedOperationException if {@code destination} is read-only
      */
     public void copyTo(Array destination) { ArrayBulk.copyTo(this, destination.writable()); }

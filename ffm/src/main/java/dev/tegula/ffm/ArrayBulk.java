@@ -464,9 +464,14 @@ final class ArrayBulk {
             p.copy(from, to, bytes);
             return;
         }
+        if (!ls.equals(ld)) {
+            throw new IllegalArgumentException("copyTo: " + src.shape + " to " + dst.shape + " changes the layout;"
+                    + " copyTo copies within one layout: use Relayout.copy (module dev.tegula.vector) to relayout");
+        }
         if (!src.isHostAccessible() || !dst.isHostAccessible()) {
-            throw new IllegalArgumentException("copyTo: " + src.shape + " to " + dst.shape + " changes the layout "
-                    + "and an array is not host-accessible: copy in the same layout, then relayout in host memory");
+            throw new IllegalArgumentException("copyTo: " + src.shape + " to " + dst.shape + " are views that are not"
+                    + " the layout's whole buffer, and an array is not host-accessible: copy whole arrays between"
+                    + " memory spaces");
         }
         long[] idx = new long[src.dims.length];
         if (Array.elementCountOf(src.dims) == 0) {

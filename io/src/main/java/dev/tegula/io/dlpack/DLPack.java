@@ -1,5 +1,6 @@
 package dev.tegula.io.dlpack;
 
+import dev.tegula.vector.Relayout;
 import static dev.tegula.io.dlpack.DLPackStructs.DL_MANAGED_TENSOR;
 import static dev.tegula.io.dlpack.DLPackStructs.DL_MANAGED_TENSOR_VERSIONED;
 import static java.lang.foreign.ValueLayout.ADDRESS;
@@ -252,7 +253,7 @@ public final class DLPack {
                     + (writable ? ", or use export (DLPack 1.x)" : ""));
         }
         Array copy = Array.allocate(arena, ArrayShape.of(shape.elementType(), shape.dimensions()));
-        array.copyTo(copy);
+        Relayout.copy(array, copy);
         return copy;
     }
 

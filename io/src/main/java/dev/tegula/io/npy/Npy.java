@@ -1,5 +1,6 @@
 package dev.tegula.io.npy;
 
+import dev.tegula.vector.Relayout;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
@@ -163,7 +164,7 @@ public final class Npy {
                     fortran = true;
                 } else {
                     source = Array.allocate(scratch, ArrayShape.of(shape.elementType(), dims));
-                    array.copyTo(source);
+                    Relayout.copy(array, source);
                 }
             }
             byte[] header = header(descr, fortran, dims, major);

@@ -1,5 +1,6 @@
 package dev.tegula.io.safetensors;
 
+import dev.tegula.vector.Relayout;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.internal.AtomicFile;
@@ -110,7 +111,7 @@ public final class SafeTensorsWriter implements Closeable {
             Array source = array;
             if (!array.isDenseIn(file.layout())) {
                 source = Array.allocate(scratch, file);
-                array.copyTo(source);
+                Relayout.copy(array, source);
             }
             MemorySegment bytes = source.segment().asSlice(0, d.wrapsDirectly() ? sizes[next] : s.elementCount());
             if (!d.wrapsDirectly()) {
