@@ -18,11 +18,11 @@ import java.util.Locale;
  * L2 cache (a transpose's staging buffer) going to a large destination that does not.
  *
  * <p>On Linux on x86-64 the copy is a small routine generated here at run time
- * ({@link #routine(boolean)}): unaligned vector loads; plain stores for the destination bytes before
- * the first and after the last whole 64-byte line of each row; non-temporal stores ({@code movntdq},
- * SSE2, on every x86-64; {@code vmovntdq} with 512-bit registers where the JVM uses 512-bit vectors)
- * for the whole lines; one {@code sfence} at the end, so the stores are ordered before anything the
- * caller does next. It reads {@code rows} rows of {@code rowBytes} from the source, writes the same
+ * ({@link #routine()}): unaligned 128-bit loads; plain stores for the destination bytes before the
+ * first and after the last whole 64-byte line of each row; non-temporal stores ({@code movntdq}, SSE2,
+ * which every x86-64 has: wider registers fill a line no faster) for the whole lines; one
+ * {@code sfence} at the end, so the stores are ordered before anything the caller does next (it waits
+ * for them to leave the core, so one call should cover a whole block, not a row). It reads {@code rows} rows of {@code rowBytes} from the source, writes the same
  * bytes to the destination, and does nothing else: no calls, no other memory. Its pages are mapped
  * writable, filled, then switched to read and execute before use ({@link NativeCode}), never both.
  *
@@ -49,7 +49,7 @@ final class StreamStores {
         MethodHandle routine = null;
         System.Logger.Level level = System.Logger.Level.DEBUG;
         if (refusal == null) {
-            NativeCode.Linked linked = NativeCode.link(routine(wide()), FunctionDescriptor.ofVoid(ValueLayout.ADDRESS,
+            NativeCode.Linked linked = NativeCode.link(routine(), FunctionDescriptor.ofVoid(ValueLayout.ADDRESS,
                     ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
                     ValueLayout.JAVA_LONG), Linker.Option.critical(true));
             routine = linked.handle();
@@ -79,11 +79,6 @@ final class StreamStores {
             return "the routine is made for x86-64 only, not " + arch;
         }
         return null;
-    }
-
-    /** {@return whether the JVM uses 512-bit vectors here (then AVX-512 is there and enabled)} */
-    private static boolean wide() {
-        return Kernels.VECTOR && jdk.incubator.vector.IntVector.SPECIES_PREFERRED.vectorBitSize() >= 512;
     }
 
     /** {@return whether {@link #copy2d} streams (the routine is there)} */
@@ -141,12 +136,8 @@ final class StreamStores {
     private static final int RAX = 0, RCX = 1, RDX = 2, RBX = 3, RSI = 6, RDI = 7, R8 = 8, R9 = 9, R10 = 10, R11 = 11;
     private static final int JB = 0x82, JAE = 0x83, JE = 0x84, JNE = 0x85;
 
-    /**
-     * {@return the routine's machine code}: with {@code wide}, the whole lines move through one 512-bit
-     * register ({@code vmovdqu64}, {@code vmovntdq}, AVX-512F) and {@code vzeroupper} ends it; else
-     * through four 128-bit ones ({@code movdqu}, {@code movntdq}, SSE2).
-     */
-    static byte[] routine(boolean wide) {
+    /** {@return the routine's machine code} */
+    static byte[] routine() {
         Asm a = new Asm();
         int row = a.label(), head1 = a.label(), head16 = a.label(), body = a.label(), loop64 = a.label();
         int tail16 = a.label(), tail1 = a.label(), next = a.label(), done = a.label();
@@ -175,16 +166,11 @@ final class StreamStores {
         a.arithImm8(7, RAX, 64);                      // cmp rax, 64
         a.jcc(JB, tail16);
         a.bind(loop64);
-        if (wide) {
-            a.op(0x62, 0xD1, 0xFE, 0x48, 0x6F, 0x02);   // vmovdqu64 zmm0, [r10]
-            a.op(0x62, 0xD1, 0x7D, 0x48, 0xE7, 0x03);   // vmovntdq [r11], zmm0
-        } else {
-            for (int x = 0; x < 4; x++) {
-                a.sse(0xF3, 0x6F, x, R10, 16 * x);      // movdqu xmmX, [r10 + 16X]
-            }
-            for (int x = 0; x < 4; x++) {
-                a.sse(0x66, 0xE7, x, R11, 16 * x);      // movntdq [r11 + 16X], xmmX
-            }
+        for (int x = 0; x < 4; x++) {
+            a.sse(0xF3, 0x6F, x, R10, 16 * x);        // movdqu xmmX, [r10 + 16X]
+        }
+        for (int x = 0; x < 4; x++) {
+            a.sse(0x66, 0xE7, x, R11, 16 * x);        // movntdq [r11 + 16X], xmmX
         }
         a.advance(64);
         a.arithImm8(7, RAX, 64);                      // cmp rax, 64
@@ -206,9 +192,6 @@ final class StreamStores {
         a.jcc(JNE, row);
         a.bind(done);
         a.op(0x0F, 0xAE, 0xF8);                       // sfence
-        if (wide) {
-            a.op(0xC5, 0xF8, 0x77);                   // vzeroupper
-        }
         a.op(0x5B);                                   // pop rbx
         a.op(0xC3);                                   // ret
         return a.code();

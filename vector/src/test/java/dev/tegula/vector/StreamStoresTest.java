@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
  * destination and source alignment in a 64-byte line, every row length up to 300 bytes (heads, whole
  * lines and tails), several rows and strides, and every byte around the destination block untouched;
  * its checks; the off switch and the reasons it gives. vector/pom.xml runs this class at the machine's
- * widest vectors (the 512-bit routine on AVX-512), at {@code -XX:UseAVX=2} (the 128-bit one) and with
- * the scalar kernels and {@code -Dtegula.relayout.streamStores=false} (the plain copy).
+ * widest vectors, at {@code -XX:UseAVX=2} and with the scalar kernels and
+ * {@code -Dtegula.relayout.streamStores=false} (the plain copy).
  */
 class StreamStoresTest {
     private static final int SPAN = 1024;
