@@ -1,12 +1,15 @@
-package dev.tegula.vector;
+package dev.tegula.vector.kernels;
 
 import dev.tegula.ffm.internal.NativeCode;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -33,7 +36,7 @@ import java.util.Locale;
  * refused, DEBUG where it was switched off or is not made for this platform). Thread-safe and stateless
  * apart from the routine, made once.
  */
-final class StreamStores {
+public final class StreamStores {
     private StreamStores() {
     }
 
@@ -81,13 +84,39 @@ final class StreamStores {
         return null;
     }
 
+    /** Whether the CPU is an Intel one (/proc/cpuinfo's vendor_id), read once. */
+    private static final boolean INTEL = vendor().equals("GenuineIntel");
+
+    private static String vendor() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                if (line.startsWith("vendor_id")) {
+                    return line.substring(line.indexOf(':') + 1).trim();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no /proc: an unknown vendor
+        }
+        return "";
+    }
+
+    /**
+     * {@return whether the estimate should stream a large transpose's blocks out}: the routine is
+     * there and the CPU is one where streaming measured faster than plain stores (Intel with 512-bit
+     * vectors, whose plain stores read every destination line first and whose JDK copy streams only
+     * blocks of megabytes). Elsewhere the measuring planner still times both.
+     */
+    public static boolean helpsHere() {
+        return ROUTINE != null && INTEL && Tuning.TILE == 16;
+    }
+
     /** {@return whether {@link #copy2d} streams (the routine is there)} */
-    static boolean available() {
+    public static boolean available() {
         return ROUTINE != null;
     }
 
     /** {@return why {@link #copy2d} does not stream, or null if it does} */
-    static String unavailableReason() {
+    public static String unavailableReason() {
         return REFUSAL;
     }
 

@@ -1,4 +1,4 @@
-package dev.tegula.vector;
+package dev.tegula.vector.kernels;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
