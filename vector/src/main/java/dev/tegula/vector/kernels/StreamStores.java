@@ -25,9 +25,10 @@ import java.util.Locale;
  * first and after the last whole 64-byte line of each row; non-temporal stores ({@code movntdq}, SSE2,
  * which every x86-64 has: wider registers fill a line no faster) for the whole lines; one
  * {@code sfence} at the end, so the stores are ordered before anything the caller does next (it waits
- * for them to leave the core, so one call should cover a whole block, not a row). It reads {@code rows} rows of {@code rowBytes} from the source, writes the same
- * bytes to the destination, and does nothing else: no calls, no other memory. Its pages are mapped
- * writable, filled, then switched to read and execute before use ({@link NativeCode}), never both.
+ * for them to leave the core, so one call should cover a whole block, not a row). It reads
+ * {@code rows} rows of {@code rowBytes} from the source, writes the same bytes to the destination,
+ * and does nothing else: no calls, no other memory. Its pages are mapped writable, filled, then
+ * switched to read and execute before use ({@code dev.tegula.ffm.internal.NativeCode}), never both.
  *
  * <p>Elsewhere (another CPU or system, executable memory refused, the C library not bound, or the
  * system property {@code tegula.relayout.streamStores=false}) there is no routine: {@link #copy2d}
