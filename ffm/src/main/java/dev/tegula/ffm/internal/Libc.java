@@ -15,7 +15,7 @@ import java.util.Locale;
 
 /**
  * Tegula's one binding to the C library: the memory and file calls that large buffers and file
- * mappings use ({@code mmap}, {@code munmap}, {@code madvise}, {@code open}, {@code close},
+ * mappings use ({@code mmap}, {@code munmap}, {@code mprotect}, {@code madvise}, {@code open}, {@code close},
  * {@code fallocate}, {@code sync_file_range}, {@code posix_fadvise}), looked up once through the
  * FFM linker. Bound on Linux on x86-64, AArch64 and RISC-V 64, whose constants below are the same;
  * elsewhere, or without native access for {@code dev.tegula.ffm}, nothing is bound.
@@ -33,6 +33,8 @@ public final class Libc {
     public static final int PROT_READ = 1;
     /** {@code mmap} protection: writable. */
     public static final int PROT_WRITE = 2;
+    /** {@code mmap} protection: executable. */
+    public static final int PROT_EXEC = 4;
     /** {@code mmap} flag: a private copy-on-write mapping. */
     public static final int MAP_PRIVATE = 2;
     /** {@code mmap} flag: memory not backed by a file (zeroed). */
@@ -74,11 +76,12 @@ public final class Libc {
     private static final MethodHandle FALLOCATE;
     private static final MethodHandle SYNC_FILE_RANGE;
     private static final MethodHandle POSIX_FADVISE;
+    private static final MethodHandle MPROTECT;
     private static final StructLayout CALL_STATE;
     private static final VarHandle ERRNO;
 
     static {
-        MethodHandle[] h = new MethodHandle[8];
+        MethodHandle[] h = new MethodHandle[9];
         StructLayout state = null;
         VarHandle errno = null;
         String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
@@ -100,8 +103,9 @@ public final class Libc {
                         Linker.Option.captureCallState("errno"));
                 h[6] = find(linker, libc, "sync_file_range", FunctionDescriptor.of(i, i, l, l, i));
                 h[7] = find(linker, libc, "posix_fadvise", FunctionDescriptor.of(i, i, l, l, i));
+                h[8] = find(linker, libc, "mprotect", FunctionDescriptor.of(i, l, l, i));
             } catch (RuntimeException | LinkageError e) {
-                h = new MethodHandle[8];   // no native access, or no such symbols: nothing is bound
+                h = new MethodHandle[9];   // no native access, or no such symbols: nothing is bound
                 state = null;
                 errno = null;
             }
@@ -114,6 +118,7 @@ public final class Libc {
         FALLOCATE = h[5];
         SYNC_FILE_RANGE = h[6];
         POSIX_FADVISE = h[7];
+        MPROTECT = h[8];
         CALL_STATE = state;
         ERRNO = errno;
     }
@@ -155,6 +160,18 @@ public final class Libc {
         }
         try {
             return (int) MUNMAP.invokeExact(address, length);
+        } catch (Throwable t) {
+            return -1;
+        }
+    }
+
+    /** {@code mprotect(address, length, prot)}, {@code address} page-aligned: {@return 0, or -1} */
+    public static int mprotect(long address, long length, int prot) {
+        if (MPROTECT == null) {
+            return -1;
+        }
+        try {
+            return (int) MPROTECT.invokeExact(address, length, prot);
         } catch (Throwable t) {
             return -1;
         }

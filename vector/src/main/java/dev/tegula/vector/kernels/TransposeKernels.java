@@ -26,7 +26,8 @@ import jdk.incubator.vector.VectorSpecies;
  * destination, and a step along a strip covers {@code max(T, 64 / b)} destination elements, so
  * that each destination row of a step is written as whole 64-byte lines (two 16×16 tiles side by
  * side for 2-byte elements); or, staged, a block's tiles go into a per-thread staging buffer first
- * and each destination row's piece of the block leaves it in one bulk copy. Remainders (rows and
+ * and each destination row's piece of the block leaves it in one bulk copy (streamed: all of them in
+ * one streaming copy, {@link StreamStores#copy2d}). Remainders (rows and
  * columns beyond the last whole tile) go element by element.
  *
  * <p>Thread-safe; its only state is per-thread scratch (a 2 KiB tile buffer and, once used, the
@@ -159,7 +160,8 @@ public final class TransposeKernels {
      * ({@link Strips#DESTINATION}: each destination row of the strip is written as one run),
      * stored straight into the destination; or ({@link Strips#STAGED}, {@code blockI · blockJ · b}
      * at most {@link #STAGE_BYTES}) in source strips into the per-thread staging buffer, after which
-     * each destination row's piece of the block goes to the destination in one bulk copy.
+     * each destination row's piece of the block goes to the destination in one bulk copy; or
+     * ({@link Strips#STREAMED}) as staged, the block leaving in one streaming copy.
      */
     public static void transpose(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI,
                                  long nJ, long sJ, Kernel kernel, long blockI, long blockJ, Strips strips,
@@ -172,7 +174,7 @@ public final class TransposeKernels {
         long fullJ = nJ - nJ % tj;
         long sRow = sJ * b;
         long dRow = tI * b;
-        boolean staged = strips == Strips.STAGED && blockI * blockJ * b <= STAGE_BYTES;
+        boolean staged = strips.staged() && blockI * blockJ * b <= STAGE_BYTES;
         boolean sourceBands = bands == Bands.SOURCE;
         long outerEnd = sourceBands ? fullJ : fullI;
         long outerStep = sourceBands ? blockJ : blockI;
@@ -211,7 +213,9 @@ public final class TransposeKernels {
                         step(src, srcStrip + i * b, sRow, out, outCol + i * outRow, outRow, b, t, tj, w);
                     }
                 }
-                if (staged) {
+                if (staged && strips == Strips.STREAMED) {
+                    StreamStores.copy2d(out, 0, outRow, dst, (dO + jb + ib * tI) * b, dRow, iEnd - ib, outRow);
+                } else if (staged) {
                     for (long i = ib; i < iEnd; i++) {
                         MemorySegment.copy(out, (i - ib) * outRow, dst, (dO + jb + i * tI) * b, outRow);
                     }

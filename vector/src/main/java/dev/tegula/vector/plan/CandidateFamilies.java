@@ -3,6 +3,7 @@ package dev.tegula.vector.plan;
 import dev.tegula.vector.kernels.Bands;
 import dev.tegula.vector.kernels.Elements;
 import dev.tegula.vector.kernels.Kernel;
+import dev.tegula.vector.kernels.StreamStores;
 import dev.tegula.vector.kernels.Strips;
 import dev.tegula.vector.kernels.TransposeKernels;
 import dev.tegula.vector.plan.Walk.Blocked;
@@ -232,10 +233,13 @@ public final class CandidateFamilies {
         }
         Map<String, Walk> out = new LinkedHashMap<>();
         for (Strips s : Strips.values()) {
+            if (s == Strips.STREAMED && !StreamStores.available()) {
+                continue;   // it would time as STAGED
+            }
             for (Bands bands : Bands.values()) {
                 long bi = x.blockI();
                 long bj = x.blockJ();
-                if (s == Strips.STAGED && bi * bj * w.elements().srcBytes() > TransposeKernels.STAGE_BYTES) {
+                if (s.staged() && bi * bj * w.elements().srcBytes() > TransposeKernels.STAGE_BYTES) {
                     bi = Estimate.STAGED_BLOCK_I;
                     bj = Estimate.STAGED_BLOCK_J;
                 }

@@ -2,6 +2,7 @@ package dev.tegula.vector.plan;
 
 import dev.tegula.vector.kernels.Bands;
 import dev.tegula.vector.kernels.Elements;
+import dev.tegula.vector.kernels.StreamStores;
 import dev.tegula.vector.kernels.Strips;
 import dev.tegula.vector.plan.Walk.Blocked;
 import dev.tegula.vector.plan.Walk.Paneled;
@@ -28,6 +29,12 @@ public final class Estimate {
     public static final long STAGED_BLOCK_J = 64;
     /** The estimate goes panel by panel where the transposed pair holds at most this many bytes and both sides' rows lie far apart. */
     public static final long PANEL_PAIR_BYTES = 64L << 10;
+    /**
+     * The estimate streams a transpose's staged blocks out ({@link Strips#STREAMED}) on CPUs where that
+     * helps ({@link StreamStores#helpsHere()}) when the destination holds at least this many bytes: far
+     * more than a core's share of the caches, so no reader would have found it there anyway.
+     */
+    public static final long STREAMED_MIN_BYTES = 32L << 20;
     /** The estimate's panels, in bytes. */
     public static final long ESTIMATE_PANEL_BYTES = 1L << 20;
 
@@ -40,7 +47,8 @@ public final class Estimate {
      * {@link #NEAR_BLOCK} (or {@link #FAR_BLOCK} where either side's rows lie {@link #FAR_ROW_BYTES}
      * apart or more), destination strips where the loop around the kernel continues the destination
      * rows and not the source rows, and staged blocks of {@link #STAGED_BLOCK_I} x
-     * {@link #STAGED_BLOCK_J} where the destination rows lie far apart; panels where both sides' rows
+     * {@link #STAGED_BLOCK_J}, streamed out where streaming stores help this CPU and the destination
+     * is large ({@link #STREAMED_MIN_BYTES}), or else copied out where the destination rows lie far apart; panels where both sides' rows
      * lie far apart and the transposed pair is small ({@link #PANEL_PAIR_BYTES}).
      */
     public static Walk of(LoopNest base, Elements elements) {
@@ -77,6 +85,10 @@ public final class Estimate {
         }
         int tile = WalkRules.largestTile(nest, elements);
         boolean dstStrips = same && continuesDestinationRows(nest, q);
+        if (same && !dstStrips && StreamStores.helpsHere() && nest.elements() * elements.dstBytes() >= STREAMED_MIN_BYTES) {
+            return WalkRules.make(base, elements, new Spec(order, split,
+                    new Blocked(tile, STAGED_BLOCK_I, STAGED_BLOCK_J, Strips.STREAMED, Bands.SOURCE), 0));
+        }
         if (same && !dstStrips && dRow >= FAR_ROW_BYTES) {
             return WalkRules.make(base, elements, new Spec(order, split,
                     new Blocked(tile, STAGED_BLOCK_I, STAGED_BLOCK_J, Strips.STAGED, Bands.SOURCE), 0));

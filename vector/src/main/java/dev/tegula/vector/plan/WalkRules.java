@@ -72,8 +72,11 @@ public final class WalkRules {
             if (elements.converts() && (x.strips() != Strips.SOURCE || x.bands() != Bands.SOURCE)) {
                 return null;
             }
-            if (x.strips() == Strips.STAGED && x.blockI() * x.blockJ() * elements.srcBytes() > TransposeKernels.STAGE_BYTES) {
+            if (x.strips().staged() && x.blockI() * x.blockJ() * elements.srcBytes() > TransposeKernels.STAGE_BYTES) {
                 return null;
+            }
+            if (x.strips() == Strips.STREAMED && stage != 0) {
+                return null;   // streaming into a staged piece would push the piece, meant to stay in the caches, out to memory
             }
             Kernel k = Kernel.choose(c.tiled(x.tile(), false));
             return k == null ? null : new Walk(nest, elements, k, spec);
