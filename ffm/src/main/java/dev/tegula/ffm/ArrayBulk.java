@@ -288,7 +288,7 @@ final class ArrayBulk {
         if (engine != null) {
             engine.copy(src, dst);
         } else {
-            copyTo(src, dst);
+            copyElements(src, dst);
         }
     }
 
@@ -473,6 +473,11 @@ final class ArrayBulk {
                     + " the layout's whole buffer, and an array is not host-accessible: copy whole arrays between"
                     + " memory spaces");
         }
+        copyElements(src, dst);
+    }
+
+    /** Copies {@code src} into {@code dst} (same type and dimensions, any layouts, host memory) element by element. */
+    private static void copyElements(Array src, Array dst) {
         long[] idx = new long[src.dims.length];
         if (Array.elementCountOf(src.dims) == 0) {
             return;
