@@ -16,12 +16,12 @@ import java.util.function.LongConsumer;
  * relayout engine writes straight into the mapping.
  *
  * <p>A band is a slice of the destination along its physically most major dimension (tile-row
- * aligned for tiled layouts), as large as half the budget allows, rounded so that a source strip
+ * aligned for tiled layouts), as large as half the budget allows, rounded so that a source span
  * starts on a page where the source's stride allows it; where one index of that dimension is
  * already over the budget, each index is swept on its own along the next dimension. The same slice
- * of the source is its strip. Before a band, a contiguous strip is announced to the kernel
+ * of the source is its source span. Before a band, a contiguous source span is announced to the kernel
  * (sequential, will-need) and a scattered one marked random (no read-ahead of pages the band does
- * not use) with each of its runs of half a page or more asked for ahead (will-need); after it, the strip and the band are dropped from the process ({@code madvise}
+ * not use) with each of its runs of half a page or more asked for ahead (will-need); after it, the source span and the band are dropped from the process ({@code madvise}
  * don't-need), the band's writeback is started, and the band before it waited for, so that dirty
  * pages stay within about two bands. Where a view cannot be cut (a tiling that does not allow the
  * slice), the rest of the tensor is one band.
@@ -29,7 +29,7 @@ import java.util.function.LongConsumer;
  * <p>A band written as f16 from a wider type is checked for values that became infinite
  * ({@link F16OverflowCheck}) right after it is written, while its pages are still resident.
  *
- * <p>The source passes of a sweep are the source pages its strips touch, summed over the bands,
+ * <p>The source passes of a sweep are the source pages its source spans touch, summed over the bands,
  * divided by the source's pages: 1.0 when every page is read once.
  */
 final class BandedCopy {
@@ -50,7 +50,7 @@ final class BandedCopy {
     private MemorySegment previousBand;
 
     /**
-     * @param budget        bytes of mapped pages a band and its strip may hold together
+     * @param budget        bytes of mapped pages a band and its source span may hold together
      * @param out           the destination file (for writeback; may be an empty descriptor)
      * @param outFileOffset where the destination array's segment starts in that file
      * @param dstBase       the destination array's whole segment
@@ -117,7 +117,7 @@ final class BandedCopy {
                 first = chunk;
                 if (align == 1) {
                     // the source may start inside a page (an .npy's data at byte 128): cut the first
-                    // band short so that every later strip starts on a page
+                    // band short so that every later source span starts on a page
                     long lead = pageLead(src, m, pageRun);
                     first = lead > 0 ? lead : chunk;
                 }
@@ -166,16 +166,16 @@ final class BandedCopy {
     }
 
     private void band(Array src, Array dst) {
-        MemorySegment strip = src.byteSpan();
-        boolean contiguous = strip.byteSize() <= 2 * Math.max(bytes(src), NativeFiles.PAGE);
+        MemorySegment span = src.byteSpan();
+        boolean contiguous = span.byteSize() <= 2 * Math.max(bytes(src), NativeFiles.PAGE);
         if (contiguous) {
-            NativeFiles.advise(strip, NativeFiles.SEQUENTIAL);
-            NativeFiles.advise(strip, NativeFiles.WILL_NEED);
-            pagesTouched += pagesTouched(src, strip, false);
+            NativeFiles.advise(span, NativeFiles.SEQUENTIAL);
+            NativeFiles.advise(span, NativeFiles.WILL_NEED);
+            pagesTouched += pagesTouched(src, span, false);
         } else {
-            // a scattered strip: no read-around of pages the band does not use, but each run asked for ahead
-            NativeFiles.advise(strip, NativeFiles.RANDOM);
-            pagesTouched += pagesTouched(src, strip, true);
+            // a scattered source span: no read-around of pages the band does not use, but each run asked for ahead
+            NativeFiles.advise(span, NativeFiles.RANDOM);
+            pagesTouched += pagesTouched(src, span, true);
         }
         if (src.shape().elementCount() > 0) {
             Relayout.plan(src, dst).execute(src, dst, executor, parallelism);
@@ -184,7 +184,7 @@ final class BandedCopy {
         if (f16 != null) {
             f16.check(written.address() - dstBase.address(), written.byteSize());
         }
-        NativeFiles.advise(strip, NativeFiles.DONT_NEED);
+        NativeFiles.advise(span, NativeFiles.DONT_NEED);
         bands++;
         finishBand(written);
         progress.accept(written.byteSize());
@@ -243,14 +243,14 @@ final class BandedCopy {
         return (bytes + NativeFiles.PAGE - 1) / NativeFiles.PAGE;
     }
 
-    /** The most runs counted one by one; past it a strip counts as its whole span. */
+    /** The most runs counted one by one; past it a source span counts as its whole span. */
     private static final long RUN_LIMIT = 1 << 22;
 
-    /** {@return the source pages a strip touches: counted run by run for strided views, else its span} */
-    private static long pagesTouched(Array src, MemorySegment strip, boolean willNeed) {
+    /** {@return the source pages a source span touches: counted run by run for strided views, else its span} */
+    private static long pagesTouched(Array src, MemorySegment span, boolean willNeed) {
         long[] strides = src.slotStrides();
         long bits = src.shape().slotBits();
-        long spanPages = pagesOf(strip.address(), strip.byteSize());
+        long spanPages = pagesOf(span.address(), span.byteSize());
         if (strides == null || bits % 8 != 0 || src.shape().elementCount() == 0) {
             return spanPages;
         }

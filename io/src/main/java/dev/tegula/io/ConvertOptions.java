@@ -8,7 +8,7 @@ import java.util.Objects;
  * input, the threads it may use, what an f16 output does with values too large for f16, and what it
  * does with a tensor it cannot write. Immutable; the {@code with...} methods return copies.
  *
- * @param memoryBytes     bytes of file pages the bands of the output and their source strips may
+ * @param memoryBytes     bytes of file pages the bands of the output and their source spans may
  *                        hold together (default {@value #DEFAULT_MEMORY}), whatever number of files
  *                        are written at once; the conversion allocates no anonymous buffer of a
  *                        tensor's size, so this bounds its working set, not a heap

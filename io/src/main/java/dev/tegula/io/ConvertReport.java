@@ -33,7 +33,7 @@ public record ConvertReport(Path target, TensorFormat format, List<Tensor> tenso
      * @param to           its shape in the output (the layout its bytes are in)
      * @param bands        the bands its destination was written in
      * @param sourcePasses the source pages read, summed over the bands, per source page: 1.0 when
-     *                     each page is read once, more when a transpose's strips share pages
+     *                     each page is read once, more when a transpose's source spans share pages
      */
     public record Tensor(String name, ArrayShape from, ArrayShape to, int bands, double sourcePasses) {
     }

@@ -214,7 +214,7 @@ public final class RelayoutPlan {
                 && ThreadAccess.fromAnyThread(src) && ThreadAccess.fromAnyThread(dst);
         // parts of whole 128-element groups (64 packed bytes), the last part takes the rest
         long groups = (n + 127) / 128;
-        Tasks.forEachPart(parallel ? executor : null, parallelism, groups, 1, (lo, hi) -> {
+        Tasks.forEachChunk(parallel ? executor : null, parallelism, groups, 1, (lo, hi) -> {
             long a = lo * 128;
             long z = Math.min(n, hi * 128);
             if (pack) {

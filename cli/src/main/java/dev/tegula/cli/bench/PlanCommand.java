@@ -42,7 +42,7 @@ import java.util.concurrent.Executors;
         description = {"Plan a relayout from SRC_SHAPE to DST_LAYOUT and show how it is walked.",
                 "Without --measure: the plan by rule (ESTIMATE), nothing timed. With --measure (or --exhaustive):"
                         + " buffers of both shapes are allocated here and the planner times its candidate walks"
-                        + " (loop orders, blocks, strips and staging, tiles, the loop threads share) on parts of"
+                        + " (loop orders, blocks, strips and staging, tiles, the loop threads share) on samples of"
                         + " them; the table lists every candidate it timed, fastest part per byte, the chosen one"
                         + " marked *.",
                 "DST_LAYOUT is a layout such as '{0,1}' or '{1,0:T(8,128)(2,1)}', or a whole destination"
@@ -155,9 +155,9 @@ public final class PlanCommand implements Callable<Integer> {
                     "ms", "GB/s"));
             for (int i = 0; i < ms.size(); i++) {
                 PlanMeasurement m = ms.get(i);
-                b.append(String.format(Locale.ROOT, "%s %3d  %-78s %5s %10.1f %9.3f %8.2f%n", m.chosen() ? "*" : " ",
+                b.append(String.format(Locale.ROOT, "%s %3d  %-78s %6s %9.1f %9.3f %8.2f%n", m.chosen() ? "*" : " ",
                         i + 1, (plan.walks().size() > 1 ? "nest " + m.nest() + ": " : "") + m.candidate(),
-                        m.finalRound() ? "whole" : "part", m.bytes() / 1048576.0, m.nanos() / 1e6, m.gigabytesPerSecond()));
+                        m.finalRound() ? "whole" : "sample", m.bytes() / 1048576.0, m.nanos() / 1e6, m.gigabytesPerSecond()));
             }
             b.append('\n');
             b.append("GB/s: bytes read and written over the fastest timed run. part: about 16 MiB of the buffers"

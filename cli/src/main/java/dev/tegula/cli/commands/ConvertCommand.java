@@ -122,7 +122,7 @@ public final class ConvertCommand implements Callable<Integer> {
     String f16Overflow;
 
     @Option(names = "--memory", paramLabel = "SIZE", defaultValue = "256M",
-            description = "the pages one band of the output and its source strip may hold together, e.g. 64M, 1G"
+            description = "the pages one band of the output and its source span may hold together, e.g. 64M, 1G"
                     + " (default ${DEFAULT-VALUE}); larger reads a transposed source fewer times")
     String memory;
 

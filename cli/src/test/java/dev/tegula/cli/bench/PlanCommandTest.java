@@ -17,10 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code tegula plan}: the estimate, the measured candidates' table with the choice marked, the chart, bad input. */
 class PlanCommandTest {
-    /** A candidate row: mark, number, walk, run (part or whole), MiB, ms, GB/s. */
+    /** A candidate row: mark, number, walk, run (sample or whole), MiB, ms, GB/s. */
     private static final Pattern ROW = Pattern.compile(
             "(?m)^([* ]) +([0-9]+)  (order=\\S+ split=[0-9]+(?: tile=[0-9]+ block=[0-9]+x[0-9]+ strips=\\w+ bands=\\w+)?(?: stage=[0-9]+)?)"
-                    + " +(part|whole) +([0-9.]+) +([0-9.]+) +([0-9.]+)$");
+                    + " +(sample|whole) +([0-9.]+) +([0-9.]+) +([0-9.]+)$");
 
     @TempDir
     Path dir;
@@ -64,7 +64,7 @@ class PlanCommandTest {
                 chosen++;
                 chosenWalk = m.group(3);
                 chosenGbs = gbs;
-                assertTrue(whole > 0 || m.group(4).equals("part"), m.group());
+                assertTrue(whole > 0 || m.group(4).equals("sample"), m.group());
             }
         }
         assertTrue(rows >= 1, out);

@@ -15,19 +15,19 @@ import java.util.function.LongSupplier;
 import java.util.function.ToLongFunction;
 
 /**
- * Times walks of one nest on parts of the buffers, and runs the final round on the whole: the
+ * Times walks of one nest on samples of the buffers, and runs the final round on the whole: the
  * measuring planner's clock ({@link MeasuredSearch} decides what to time). Each candidate runs on a
- * part of the nest: a range of its split loop worth about {@link #PART_BYTES} (more, up to
- * {@link #MAX_PART_BYTES}, to hold a block along that loop per thread), cut between the threads as
- * execution cuts it; successive runs take successive parts, so each runs on data that is not in
+ * sample of the nest: a range of its split loop worth about {@link #SAMPLE_BYTES} (more, up to
+ * {@link #MAX_SAMPLE_BYTES}, to hold a block along that loop per thread), cut between the threads as
+ * execution cuts it; successive runs take successive samples, so each runs on data that is not in
  * the caches, as in a whole relayout. The fastest of {@link #TIMED_ROUNDS} runs counts, per byte.
  * Not thread-safe: one planner call owns it.
  */
 public final class CandidateTimer {
-    /** Bytes (read and written) of the part each candidate is timed on. */
-    static final long PART_BYTES = 16L << 20;
-    /** Bytes read and written a part may grow to, to hold a whole block per thread ({@link #part}). */
-    static final long MAX_PART_BYTES = 64L << 20;
+    /** Bytes (read and written) of the sample each candidate is timed on. */
+    static final long SAMPLE_BYTES = 16L << 20;
+    /** Bytes read and written a sample may grow to, to hold a whole block per thread ({@link #sample}). */
+    static final long MAX_SAMPLE_BYTES = 64L << 20;
     /** Timed runs of each candidate; the fastest counts. */
     public static final int TIMED_ROUNDS = 2;
     /**
@@ -56,7 +56,7 @@ public final class CandidateTimer {
     private final Map<String, Walk> timed = new LinkedHashMap<>();
     /** The final round's timings, by walk text. */
     private final Map<String, PlanMeasurement> finals = new LinkedHashMap<>();
-    /** Where the next part starts, as a fraction of the split loop. */
+    /** Where the next sample starts, as a fraction of the split loop. */
     private double cursor;
 
     /**
@@ -65,7 +65,7 @@ public final class CandidateTimer {
      *
      * @param b        bytes of a destination element
      * @param srcBytes bytes of a source element
-     * @param executor where the other threads' parts run (null: one thread)
+     * @param executor where the other threads' samples run (null: one thread)
      */
     CandidateTimer(MemorySegment src, MemorySegment dst, int b, int srcBytes, ExecutorService executor, int threads,
                    int nest) {
@@ -79,21 +79,21 @@ public final class CandidateTimer {
     }
 
     /**
-     * {@return the extent of the split loop that makes a part of about {@link #PART_BYTES}, or
-     * more, up to {@link #MAX_PART_BYTES}, where that gives each thread a whole block of the
-     * walk along that loop (or its whole share of the loop where that is less)} A thinner piece
+     * {@return the extent of the split loop that makes a sample of about {@link #SAMPLE_BYTES}, or
+     * more, up to {@link #MAX_SAMPLE_BYTES}, where that gives each thread a whole block of the
+     * walk along that loop (or its whole share of the loop where that is less)} A thinner sample
      * times a thinner walk than the whole runs (f32 → bf16 8192² transposed on two threads ran
-     * several times slower on pieces of 170 source rows than on the whole). Where a
-     * block along the loop holds more than that bound (blocks of 512 slabs of 1 MiB), parts
+     * several times slower on samples of 170 source rows than on the whole). Where a
+     * block along the loop holds more than that bound (blocks of 512 slabs of 1 MiB), samples
      * stay at their size and cut the block: timing every candidate on the whole array took
      * seconds.
      */
-    private long part(Walk w) {
+    private long sample(Walk w) {
         long e = w.splitExtent();
         double perIndex = (double) w.nest().elements() * (b + srcBytes) / e;
-        long p = (long) Math.ceil(PART_BYTES / perIndex);
+        long p = (long) Math.ceil(SAMPLE_BYTES / perIndex);
         long floor = threads * Math.min(w.splitBlock(), Math.max(1, e / threads));
-        if (floor > p && floor * perIndex <= MAX_PART_BYTES) {
+        if (floor > p && floor * perIndex <= MAX_SAMPLE_BYTES) {
             p = floor;
         }
         return Math.min(e, Math.max(p, threads));
@@ -102,36 +102,36 @@ public final class CandidateTimer {
     private long bytes(Walk w) {
         long e = w.splitExtent();
         int n = executor == null ? 1 : (int) Math.max(1, Math.min(threads, e));
-        long piece = Math.max(1, Math.min(e / n, part(w) / n));
-        return (long) ((double) w.nest().elements() * (b + srcBytes) * piece * n / e);
+        long length = Math.max(1, Math.min(e / n, sample(w) / n));
+        return (long) ((double) w.nest().elements() * (b + srcBytes) * length * n / e);
     }
 
     /**
-     * Times one run of {@code w} on the next part: parts follow each other through the buffers
-     * (wrapping around), so a part is not in the caches from its last run, as the data of a
-     * whole relayout is not. With several threads, each thread's piece of the part lies in that
-     * thread's own share of the split loop, as in a whole run (pieces side by side would share
+     * Times one run of {@code w} on the next sample: samples follow each other through the buffers
+     * (wrapping around), so a sample is not in the caches from its last run, as the data of a
+     * whole relayout is not. With several threads, each thread's share of the sample lies in that
+     * thread's own share of the split loop, as in a whole run (shares side by side would share
      * pages and lines that the threads of a whole run do not).
      */
     private long time(Walk w) {
-        long p = part(w);
+        long p = sample(w);
         long e = w.splitExtent();
         int n = executor == null ? 1 : (int) Math.max(1, Math.min(threads, e));
         long share = e / n;
-        long piece = Math.max(1, Math.min(share, p / n));
+        long length = Math.max(1, Math.min(share, p / n));
         long align = w.alignment();
         long offset = (long) (cursor * share);
-        if (offset + piece > share) {
+        if (offset + length > share) {
             offset = 0;
             cursor = 0;
         }
-        cursor += (double) piece / share;
+        cursor += (double) length / share;
         long at = offset;
         long t0 = System.nanoTime();
-        Tasks.forEachPart(executor, n, n, 1, (lo, hi) -> {
+        Tasks.forEachChunk(executor, n, n, 1, (lo, hi) -> {
             for (long k = lo; k < hi; k++) {
                 long from = Math.min(e, (k * share + at) / align * align);
-                WalkRunner.run(w, src, dst, from, Math.min(e, from + piece));
+                WalkRunner.run(w, src, dst, from, Math.min(e, from + length));
             }
         });
         return System.nanoTime() - t0;
@@ -197,8 +197,8 @@ public final class CandidateTimer {
     }
 
     /**
-     * {@return the walks of the final round}: the parts' winner, the estimate, and the next
-     * fastest walks of the parts per byte, {@code others} of them at most besides those two
+     * {@return the walks of the final round}: the samples' winner, the estimate, and the next
+     * fastest walks of the samples per byte, {@code others} of them at most besides those two
      */
     List<Walk> finalists(Walk winner, Walk estimate, int others) {
         List<Walk> out = new ArrayList<>(List.of(winner));
@@ -279,7 +279,7 @@ public final class CandidateTimer {
     }
 
     /**
-     * {@return every timed candidate's fastest run on the parts, then the final round's, the
+     * {@return every timed candidate's fastest run on the samples, then the final round's, the
      * chosen one marked (in the final round, where there was one)}
      */
     List<PlanMeasurement> measurements(Walk chosen) {

@@ -23,10 +23,10 @@ import java.util.function.BiFunction;
  * strips and band orders, blocks, tiles, thread splits), each starting from the best walk so far, in
  * {@link #MEASURE_PASSES} passes (the best of one family depends on the others'; the later passes
  * try only blocks next to the best walk's, {@link #families}), then panels; an exhaustive one
- * ({@link Planning#EXHAUSTIVE}) times every combination. A timing on a part can mislead (a walk that
+ * ({@link Planning#EXHAUSTIVE}) times every combination. A timing on a sample can mislead (a walk that
  * is fast on 16 MiB need not be fast on the whole, whose pages, TLB reach and cache sets differ), so
- * a final round runs the estimate, the parts' winner and the {@link #FINALISTS} next fastest walks
- * of the parts on the whole nest and keeps the fastest, unless that ran less than
+ * a final round runs the estimate, the samples' winner and the {@link #FINALISTS} next fastest walks
+ * of the samples on the whole nest and keeps the fastest, unless that ran less than
  * {@link CandidateTimer#MARGIN} faster than the estimate, which is then kept: a measured plan is
  * never one that ran slower than the estimate on the same buffers, and leaves the estimate only for
  * a clear gain. Stateless and thread-safe.
@@ -37,7 +37,7 @@ public final class MeasuredSearch {
 
     /** Passes of a measuring planner over the families of candidates. */
     public static final int MEASURE_PASSES = 2;
-    /** Walks of the parts (the fastest per byte) that run in the final round beside the estimate. */
+    /** Walks of the samples (the fastest per byte) that run in the final round beside the estimate. */
     public static final int FINALISTS = 3;
     /** Most candidates an exhaustive planner times. */
     public static final int EXHAUSTIVE_LIMIT = 4096;
@@ -89,7 +89,7 @@ public final class MeasuredSearch {
         }
     }
 
-    /** {@return the fastest walk on the parts, from the estimate's nest, by family or exhaustively} */
+    /** {@return the fastest walk on the samples, from the estimate's nest, by family or exhaustively} */
     private static Walk search(CandidateTimer timer, LoopNest base, Walk estimate, Planning planning, int threads) {
         Elements elements = estimate.elements();
         timer.warmUp(estimate);
@@ -156,7 +156,7 @@ public final class MeasuredSearch {
      * timed}: loop orders, staging, strips and band orders, blocks, tiles and (threads) split; blocks
      * every way in the first pass, and next to the best walk's in the later ones
      * ({@link CandidateFamilies#blocksNear}: the first pass has ranked the whole grid, and timing all
-     * of it again took a good part of the plan's time)
+     * of it again took a good sample of the plan's time)
      */
     public static List<Family> families(int threads, int pass) {
         List<Family> families = new ArrayList<>();

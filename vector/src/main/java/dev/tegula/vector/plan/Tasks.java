@@ -8,8 +8,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Sharing a plan's work between threads, in one place: how a range is cut into parts, running the
- * parts and waiting for them (whether a segment may be used by other threads is
+ * Sharing a plan's work between threads, in one place: how a range is cut into shares and chunks,
+ * running the chunks and waiting for them (whether a segment may be used by other threads is
  * {@link dev.tegula.ffm.internal.ThreadAccess}'s answer). Stateless and thread-safe.
  */
 public final class Tasks {
@@ -19,30 +19,30 @@ public final class Tasks {
     private Tasks() {
     }
 
-    /** A part of a range: indices {@code [from, to)}. */
+    /** Work on a chunk of a range: indices {@code [from, to)}. */
     @FunctionalInterface
-    public interface Part {
+    public interface Chunk {
         void run(long from, long to);
     }
 
-    /** Each thread's half (or part) is cut into this many pieces, the grain at which a thread done early takes work. */
-    public static final int PIECES_PER_PART = 8;
+    /** Each task's share is cut into this many chunks, the grain at which a task done early takes work. */
+    public static final int CHUNKS_PER_SHARE = 8;
 
     /**
      * Runs {@code [0, extent)} in {@code tasks} tasks of {@code executor} and returns when every index
-     * has been run once. Each task owns one of {@code tasks} far apart parts of nearly equal size
-     * and goes through it from its start, a piece at a time (about a {@link #PIECES_PER_PART}th of
-     * the part); a task whose own part is done takes pieces from the far end of the part with the
-     * most left, so a slower thread or a task started late does not hold up the whole. Part and
-     * piece boundaries are multiples of {@code align} (where the parts stay non-empty). One task (or
-     * no executor) runs the whole range on the calling thread, in one call of {@code part}.
+     * has been run once. Each task owns a share, one of {@code tasks} far apart ranges of nearly equal
+     * size, and goes through it from its start, a chunk at a time (about a {@link #CHUNKS_PER_SHARE}th
+     * of the share); a task whose own share is done takes chunks from the far end of the share with
+     * the most left, so a slower thread or a task started late does not hold up the whole. Share and
+     * chunk boundaries are multiples of {@code align} (where the shares stay non-empty). One task (or
+     * no executor) runs the whole range on the calling thread, in one call of {@code chunk}.
      *
      * @throws IllegalStateException if interrupted while waiting (the interrupt flag is set again)
      */
-    public static void forEachPart(ExecutorService executor, int tasks, long extent, long align, Part part) {
+    public static void forEachChunk(ExecutorService executor, int tasks, long extent, long align, Chunk chunk) {
         int n = executor == null ? 1 : (int) Math.max(1, Math.min(tasks, extent));
         if (n == 1) {
-            part.run(0, extent);
+            chunk.run(0, extent);
             return;
         }
         long a = extent / n >= align ? align : 1;
@@ -50,8 +50,8 @@ public final class Tasks {
         long lo = 0;
         for (int k = 0; k < n; k++) {
             long hi = k == n - 1 ? extent : extent * (k + 1) / n / a * a;
-            long piece = Math.max(a, (hi - lo) / PIECES_PER_PART / a * a);
-            ranges[k] = new Range(lo, hi, piece, a);
+            long grain = Math.max(a, (hi - lo) / CHUNKS_PER_SHARE / a * a);
+            ranges[k] = new Range(lo, hi, grain, a);
             lo = hi;
         }
         List<Future<?>> futures = new ArrayList<>(n);
@@ -60,12 +60,12 @@ public final class Tasks {
             futures.add(executor.submit(() -> {
                 long[] got = new long[2];
                 while (own.take(true, got)) {
-                    part.run(got[0], got[1]);
+                    chunk.run(got[0], got[1]);
                 }
                 Range other;
                 while ((other = mostLeft(ranges)) != null) {
                     if (other.take(false, got)) {
-                        part.run(got[0], got[1]);
+                        chunk.run(got[0], got[1]);
                     }
                 }
             }));
@@ -87,19 +87,19 @@ public final class Tasks {
         return best;
     }
 
-    /** One task's part {@code [front, back)}: its owner takes pieces at the front, others at the back. */
+    /** One task's share {@code [front, back)}: its owner takes chunks at the front, others at the back. */
     private static final class Range {
         private final ReentrantLock lock = new ReentrantLock();
-        private final long piece;
+        private final long grain;
         private final long align;
         private long front;
         private long back;
 
-        Range(long front, long back, long piece, long align) {
+        Range(long front, long back, long grain, long align) {
             this.align = align;
             this.front = front;
             this.back = back;
-            this.piece = piece;
+            this.grain = grain;
         }
 
         long left() {
@@ -112,7 +112,7 @@ public final class Tasks {
         }
 
         /**
-         * Takes the next piece into {@code got} ({@code [got[0], got[1])}): at the front for the
+         * Takes the next chunk into {@code got} ({@code [got[0], got[1])}): at the front for the
          * owner, else at the back (cut on a multiple of the alignment); false when none is left.
          */
         boolean take(boolean atFront, long[] got) {
@@ -123,11 +123,11 @@ public final class Tasks {
                 }
                 if (atFront) {
                     got[0] = front;
-                    front = back - front <= piece ? back : front + piece;
+                    front = back - front <= grain ? back : front + grain;
                     got[1] = front;
                 } else {
                     got[1] = back;
-                    long cut = (back - piece) / align * align;
+                    long cut = (back - grain) / align * align;
                     back = cut <= front ? front : cut;
                     got[0] = back;
                 }

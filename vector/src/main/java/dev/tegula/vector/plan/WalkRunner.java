@@ -46,7 +46,7 @@ public final class WalkRunner {
     /** Runs {@code [0, extent)} of the walk's split loop, in {@code parallelism} parts when {@code executor} is not null. */
     public static void runWhole(Walk w, MemorySegment src, MemorySegment dst, ExecutorService executor, int parallelism,
                                 long extent) {
-        Tasks.forEachPart(executor, parallelism, extent, w.alignment(), (lo, hi) -> run(w, src, dst, lo, hi));
+        Tasks.forEachChunk(executor, parallelism, extent, w.alignment(), (lo, hi) -> run(w, src, dst, lo, hi));
     }
 
     /** Runs indices {@code [from, to)} of the walk's split loop, staged where the walk stages. */

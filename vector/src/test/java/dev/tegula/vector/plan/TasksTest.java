@@ -30,7 +30,7 @@ class TasksTest {
 
     private static List<Run> runAll(ExecutorService executor, int tasks, long extent, long align) {
         List<Run> runs = Collections.synchronizedList(new ArrayList<>());
-        Tasks.forEachPart(executor, tasks, extent, align,
+        Tasks.forEachChunk(executor, tasks, extent, align,
                 (from, to) -> runs.add(new Run(from, to, Thread.currentThread().getName())));
         return runs;
     }
@@ -86,7 +86,7 @@ class TasksTest {
     }
 
     @Test
-    void aTaskDoneWithItsPartTakesTheRestOfAPartHeldUp() throws InterruptedException {
+    void aTaskDoneWithItsShareTakesTheRestOfAShareHeldUp() throws InterruptedException {
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             long extent = 64 * 64;
@@ -97,7 +97,7 @@ class TasksTest {
             Set<String> started = ConcurrentHashMap.newKeySet();
             List<Run> runs = Collections.synchronizedList(new ArrayList<>());
             boolean[] released = new boolean[1];
-            Tasks.forEachPart(pool, 2, extent, 64, (from, to) -> {
+            Tasks.forEachChunk(pool, 2, extent, 64, (from, to) -> {
                 runs.add(new Run(from, to, Thread.currentThread().getName()));
                 if (from == 0) {
                     held.set(to - from);    // before the task counts itself started
@@ -109,7 +109,7 @@ class TasksTest {
                         assertTrue(bothStarted.await(30, TimeUnit.SECONDS), "both tasks started");
                     }
                     if (from == 0) {
-                        // the first piece of the first part waits until every other index has run
+                        // the first chunk of the first share waits until every other index has run
                         released[0] = restDone.await(30, TimeUnit.SECONDS);
                     } else if (done.addAndGet(to - from) == extent - held.get()) {
                         restDone.countDown();
@@ -118,20 +118,20 @@ class TasksTest {
                     Thread.currentThread().interrupt();
                 }
             });
-            assertTrue(released[0], "the other task did not run the held-up part's pieces: " + runs);
+            assertTrue(released[0], "the other task did not run the held-up share's chunks: " + runs);
             assertCoversOnce(runs, extent);
             String holder = runs.stream().filter(r -> r.from() == 0).findFirst().orElseThrow().thread();
             assertEquals(1, runs.stream().filter(r -> r.thread().equals(holder)).count(),
-                    "the held-up task ran only its first piece: " + runs);
+                    "the held-up task ran only its first chunk: " + runs);
             assertTrue(runs.stream().anyMatch(r -> !r.thread().equals(holder) && r.from() < extent / 2),
-                    "the other task ran pieces of the held-up task's part: " + runs);
+                    "the other task ran chunks of the held-up task's share: " + runs);
         } finally {
             pool.shutdownNow();
         }
     }
 
     @Test
-    void aSingleThreadExecutorRunsEveryPartOnItsOneThread() {
+    void aSingleThreadExecutorRunsEveryChunkOnItsOneThread() {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
             List<Run> runs = runAll(pool, 4, 10_000, 64);
@@ -143,12 +143,12 @@ class TasksTest {
     }
 
     @Test
-    void aFailingPartFailsTheWholeAfterTheOtherTasksEnd() {
+    void aFailingChunkFailsTheWholeAfterTheOtherTasksEnd() {
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             AtomicLong ran = new AtomicLong();
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> Tasks.forEachPart(pool, 2, 1000, 1, (from, to) -> {
+                    () -> Tasks.forEachChunk(pool, 2, 1000, 1, (from, to) -> {
                         if (from == 0) {
                             throw new IllegalArgumentException("part at 0");
                         }

@@ -212,7 +212,7 @@ class WalkRunnerTest {
                 // four tasks share 16 indices: each part (4) and piece holds whole panels, where eighths
                 // of a part would be single indices
                 List<long[]> runs = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-                Tasks.forEachPart(pool, 4, w.splitExtent(), w.alignment(),
+                Tasks.forEachChunk(pool, 4, w.splitExtent(), w.alignment(),
                         (lo, hi) -> runs.add(new long[] {lo, hi}));
                 assertTrue(runs.size() >= 4, w.toString());
                 for (long[] r : runs) {
