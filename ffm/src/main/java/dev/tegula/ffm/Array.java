@@ -711,7 +711,7 @@ public final class Array {
      * DLPack importer) keeps only the address: if the arena is closed while the consumer still uses
      * it, the JVM crashes inside the native library (reproduced with ONNX Runtime: {@code SIGSEGV} in
      * {@code libonnxruntime.so}), where Java would have thrown {@link IllegalStateException}. So
-     * close the consumer's objects (tensors, sessions, models) before the arena, for example with the
+     * close the consumer's objects (tensors, ONNX Runtime's {@code OrtSession}s, models) before the arena, for example with the
      * arena's {@code try} block around them; or allocate in {@link Arena#ofAuto()} and keep this
      * array or the buffer reachable (a field next to the consumer's object) for as long as the
      * consumer may read the memory.
