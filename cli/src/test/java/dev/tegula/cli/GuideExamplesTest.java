@@ -361,7 +361,7 @@ class GuideExamplesTest {
                 .layout("rank2:*.weight", "{1,0:T(8,128)(2,1)}")
                 .floatType(ElementType.BF16);
         ConvertReport report = TensorFiles.convert(model, tiled, rules,
-                ConvertOptions.defaults().withMemory(64L << 20));   // bands of at most 32 MiB
+                ConvertOptions.defaults().withMemory(64L << 20));   // windows of at most 32 MiB
         for (ConvertReport.Tensor t : report.tensors()) {
             printed.add(t.name() + " " + t.to());    // w.weight bf16[20,300]{1,0:T(8,128)(2,1)}, ...
         }

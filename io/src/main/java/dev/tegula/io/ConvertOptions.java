@@ -8,11 +8,11 @@ import java.util.Objects;
  * input, the threads it may use, what an f16 output does with values too large for f16, and what it
  * does with a tensor it cannot write. Immutable; the {@code with...} methods return copies.
  *
- * @param memoryBytes     bytes of file pages the bands of the output and their source spans may
+ * @param memoryBytes     bytes of file pages the windows of the output and their source spans may
  *                        hold together (default {@value #DEFAULT_MEMORY}), whatever number of files
  *                        are written at once; the conversion allocates no anonymous buffer of a
  *                        tensor's size, so this bounds its working set, not a heap
- * @param progress        told the bytes written after each band
+ * @param progress        told the bytes written after each window
  * @param rawShape        the full shape (with layout) of a raw input file; null when the input has a format
  * @param parallelism     threads the conversion may use (1: the calling thread only)
  * @param f16Overflow     what a tensor converted to f16 does with a finite value of magnitude 65520 or

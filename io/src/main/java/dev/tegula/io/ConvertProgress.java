@@ -1,7 +1,7 @@
 package dev.tegula.io;
 
 /**
- * Told how far a {@link TensorFiles#convert} has come: after each band of the destination and at
+ * Told how far a {@link TensorFiles#convert} has come: after each window of the destination and at
  * the end of each tensor. Calls come one at a time (never concurrently), from the calling thread
  * or, while small tensors are written several at once, from common-pool threads. Keep it quick;
  * an exception it throws fails the conversion (the target is then left as it was).

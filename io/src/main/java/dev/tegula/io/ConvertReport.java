@@ -31,11 +31,11 @@ public record ConvertReport(Path target, TensorFormat format, List<Tensor> tenso
      * @param name         its name
      * @param from         its shape in the input
      * @param to           its shape in the output (the layout its bytes are in)
-     * @param bands        the bands its destination was written in
-     * @param sourcePasses the source pages read, summed over the bands, per source page: 1.0 when
+     * @param windows      the windows its destination was written in
+     * @param sourcePasses the source pages read, summed over the windows, per source page: 1.0 when
      *                     each page is read once, more when a transpose's source spans share pages
      */
-    public record Tensor(String name, ArrayShape from, ArrayShape to, int bands, double sourcePasses) {
+    public record Tensor(String name, ArrayShape from, ArrayShape to, int windows, double sourcePasses) {
     }
 
     /**

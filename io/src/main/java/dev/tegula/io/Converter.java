@@ -224,7 +224,7 @@ final class Converter {
 
     /**
      * Writes the files on {@code atOnce} threads of their own; the first failure stops the others
-     * at their next band and is thrown once every thread has returned.
+     * at their next window and is thrown once every thread has returned.
      */
     private static void writeAtOnce(List<OutputFile> files, UnaryOperator<Path> shown, int atOnce, AtomicFile[] out,
                                     List<List<ConvertReport.Tensor>> done, ConvertOptions each, Progress progress)
@@ -272,7 +272,7 @@ final class Converter {
     }
 
     /**
-     * Writes the tensors of one file: large ones one after another (each band shared between
+     * Writes the tensors of one file: large ones one after another (each window shared between
      * threads), those under {@link #SMALL_TENSOR} bytes several at once on the common pool when
      * parallelism allows; the report keeps the plan's order.
      */
@@ -340,10 +340,10 @@ final class Converter {
         return List.of(done);
     }
 
-    /** Tensors under this many bytes are written several at once (larger ones share each band instead). */
+    /** Tensors under this many bytes are written several at once (larger ones share each window instead). */
     static final long SMALL_TENSOR = 2L << 20;
 
-    /** Writes one tensor into its region of the file through a read-write mapping, band by band. */
+    /** Writes one tensor into its region of the file through a read-write mapping, window by window. */
     private static ConvertReport.Tensor write(FileChannel ch, NativeFiles.Descriptor fd, long at, OutputFile.Region p,
                                               ConvertOptions options, Progress progress) throws IOException {
         if (p.bytes() == 0) {
@@ -360,15 +360,15 @@ final class Converter {
             Array src = p.source().array();
             F16OverflowCheck f16 = F16OverflowCheck.of(p.name(), src.shape().elementType(), dst, src::getDouble,
                     options.f16Overflow());
-            BandedCopy copy = new BandedCopy(options.memoryBytes(), pool, options.parallelism(), fd, at, region,
+            WindowedCopy copy = new WindowedCopy(options.memoryBytes(), pool, options.parallelism(), fd, at, region,
                     bytes -> {
                         long n = Math.min(bytes, p.bytes() - reported[0]);
                         reported[0] += n;
                         progress.add(p.name(), n);
                     }, f16);
-            BandedCopy.Result r = copy.run(src, dst);
+            WindowedCopy.Result r = copy.run(src, dst);
             progress.add(p.name(), p.bytes() - reported[0]);
-            return new ConvertReport.Tensor(p.name(), p.source().shape(), p.to(), r.bands(), r.sourcePasses());
+            return new ConvertReport.Tensor(p.name(), p.source().shape(), p.to(), r.windows(), r.sourcePasses());
         } catch (InternalError e) {
             throw new IOException("writing tensor '" + p.name() + "' failed (is the disk full?): " + e.getMessage(), e);
         }
@@ -376,7 +376,7 @@ final class Converter {
 
     /**
      * Writes a block-quantized GGUF tensor: dequantized straight into a read-write mapping of its
-     * region in one pass over the blocks (the dequantizer's scratch is a few rows; no band is needed).
+     * region in one pass over the blocks (the dequantizer's scratch is a few rows; no window is needed).
      */
     private static ConvertReport.Tensor dequantize(FileChannel ch, long at, OutputFile.Region p, ConvertOptions options,
                                                    Progress progress) throws IOException {
@@ -428,7 +428,7 @@ final class Converter {
         }
     }
 
-    /** Sums band bytes into the caller's listener, one call at a time whatever thread writes. */
+    /** Sums window bytes into the caller's listener, one call at a time whatever thread writes. */
     private static final class Progress {
         private final ConvertProgress listener;
         private final long total;

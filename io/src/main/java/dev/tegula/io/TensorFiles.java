@@ -127,8 +127,8 @@ public final class TensorFiles {
     /**
      * Converts the tensors of {@code source} into {@code target}, file to file, with memory bounded
      * whatever the tensors' sizes: each tensor is read from a mapping of the source and written
-     * straight into a read-write mapping of the output, band by band over the destination
-     * ({@link ConvertOptions#memoryBytes()} sizes the bands); no anonymous buffer of a tensor's
+     * straight into a read-write mapping of the output, window by window over the destination
+     * ({@link ConvertOptions#memoryBytes()} sizes the windows); no anonymous buffer of a tensor's
      * size is allocated, so files larger than memory convert (the page cache is the kernel's).
      *
      * <p><b>Input</b>, in the format {@link TensorFormat#ofSource} gives it: a checkpoint
@@ -173,12 +173,12 @@ public final class TensorFiles {
      * {@link ConvertReport#staleTemporaries()}. Errors name the output, never its temporary.
      *
      * <p>Returns when the output is complete. When {@link ConvertOptions#parallelism()} is over 1,
-     * large bands are shared with the common fork-join pool and tensors under 2 MiB are written
+     * large windows are shared with the common fork-join pool and tensors under 2 MiB are written
      * several at once on it, and the files of a checkpoint are written several at once (as many as
      * the threads allow and the memory budget holds at 64 MiB each, the budget shared between
      * them); the progress listener is called one call at a time (see {@link ConvertProgress}).
      *
-     * @return what was written: per tensor its shapes, bands and source passes
+     * @return what was written: per tensor its shapes, windows and source passes
      * @throws TensorFormatException    if the source is malformed or has no tensor the rules select
      * @throws IllegalArgumentException if a rule does not fit a tensor, the output format cannot hold
      *                                  a tensor (a tiled layout in {@code .npy}, two tensors in a raw

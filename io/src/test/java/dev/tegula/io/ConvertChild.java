@@ -5,8 +5,8 @@ import java.nio.file.Path;
 
 /**
  * A conversion run in a child JVM by {@link ConvertInterruptTest}: converts {@code args[0]} to
- * {@code args[1]} (its matrices in tiles) with a 1 MiB budget, prints {@code started} after the first band and
- * then slows down (100 ms a band) so that the parent can kill it part-way; with a third argument
+ * {@code args[1]} (its matrices in tiles) with a 1 MiB budget, prints {@code started} after the first window and
+ * then slows down (100 ms a window) so that the parent can kill it part-way; with a third argument
  * {@code fast}, at full speed (for {@link ConvertMemoryTest}).
  */
 public final class ConvertChild {

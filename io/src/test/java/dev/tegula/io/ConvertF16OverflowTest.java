@@ -175,11 +175,11 @@ class ConvertF16OverflowTest {
         }
     }
 
-    /** A tensor written in many bands, several threads, the overflow in the last band; a tiled output (padding skipped). */
+    /** A tensor written in many windows, several threads, the overflow in the last window; a tiled output (padding skipped). */
     @Test
-    void anOverflowInTheLastBandOfALargeTensorIsFound() throws IOException {
+    void anOverflowInTheLastWindowOfALargeTensorIsFound() throws IOException {
         try (Arena arena = Arena.ofConfined()) {
-            Array a = Array.allocate(arena, ArrayShape.of(ElementType.F32, 1024, 1000));   // 4 MB in 1 MiB bands
+            Array a = Array.allocate(arena, ArrayShape.of(ElementType.F32, 1024, 1000));   // 4 MB in 1 MiB windows
             a.fill(1.5);
             a.setFloat(1023, 998, 1e6f);
             Path in = npy("big.npy", a);
@@ -193,7 +193,7 @@ class ConvertF16OverflowTest {
             Path raw = dir.resolve("big.bin");
             ConvertReport r = TensorFiles.convert(in, raw, toF16().layout("*", "{1,0:T(8,128)}"),
                     budget.withF16Overflow(F16Overflow.SATURATE));
-            assertTrue(r.tensors().getFirst().bands() > 1, "bands: " + r.tensors().getFirst().bands());
+            assertTrue(r.tensors().getFirst().windows() > 1, "windows: " + r.tensors().getFirst().windows());
             try (Arena read = Arena.ofConfined()) {
                 Array got = Array.wrap(MemorySegment.ofArray(Files.readAllBytes(raw)), r.tensors().getFirst().to());
                 assertEquals(65504.0, got.getDouble(1023, 998));

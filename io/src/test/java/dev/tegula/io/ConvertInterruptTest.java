@@ -37,7 +37,7 @@ class ConvertInterruptTest {
     void killedPartWayLeavesTheOldTargetAndNoTemporary() throws Exception {
         Path in = dir.resolve("a.npy");
         try (Arena arena = Arena.ofConfined()) {
-            Array a = Array.allocate(arena, ArrayShape.of(ElementType.F32, 2048, 1024));   // 8 MiB: 16+ bands
+            Array a = Array.allocate(arena, ArrayShape.of(ElementType.F32, 2048, 1024));   // 8 MiB: 16+ windows
             a.fill(1.5);
             Npy.write(a, in);
         }
@@ -115,7 +115,7 @@ class ConvertInterruptTest {
         Path in = matrix();
         for (Path out : List.of(dir.resolve("big.bin"), dir.resolve("ckpt"))) {
             Path from = out.getFileName().toString().equals("ckpt") ? IoFixtures.checkpoint("tiny-llama", dir) : in;
-            // files of at most 64 KiB (ulimit -f counts 512- or 1024-byte blocks): the output's first band fails
+            // files of at most 64 KiB (ulimit -f counts 512- or 1024-byte blocks): the output's first window fails
             Process p = new ProcessBuilder("/bin/sh", "-c", "ulimit -f 64 && exec \"$@\"", "sh", java(), "--add-modules",
                     "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                     ConvertChild.class.getName(), from.toString(), out.toString(), "fast")
@@ -130,7 +130,7 @@ class ConvertInterruptTest {
         assertNoTemporaries();
     }
 
-    /** An 8 MiB f32 matrix: 16 and more bands of the 1 MiB budget {@link ConvertChild} converts with. */
+    /** An 8 MiB f32 matrix: 16 and more windows of the 1 MiB budget {@link ConvertChild} converts with. */
     private Path matrix() throws IOException {
         Path in = dir.resolve("m.npy");
         try (Arena arena = Arena.ofConfined()) {
@@ -155,7 +155,7 @@ class ConvertInterruptTest {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    /** Starts a child converting {@code in} to {@code out} slowly; returns once it has written a band. */
+    /** Starts a child converting {@code in} to {@code out} slowly; returns once it has written a window. */
     private Process startedChild(Path in, Path out) throws IOException {
         Process p = new ProcessBuilder(java(), "--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
                 "-cp", System.getProperty("java.class.path"), ConvertChild.class.getName(), in.toString(), out.toString())
@@ -177,7 +177,7 @@ class ConvertInterruptTest {
         return p;
     }
 
-    /** Starts a child converting {@code in} to {@code out} slowly and sends it SIGTERM once it has written a band. */
+    /** Starts a child converting {@code in} to {@code out} slowly and sends it SIGTERM once it has written a window. */
     private void killPartWay(Path in, Path out) throws Exception {
         Process p = startedChild(in, out);
         try {

@@ -25,7 +25,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@link TensorFiles#convert}: formats in and out, bands under a small budget, rules, and failure leaving no damage. */
+/** {@link TensorFiles#convert}: formats in and out, windows under a small budget, rules, and failure leaving no damage. */
 class TensorFilesConvertTest {
     private static final long MIB = 1L << 20;
 
@@ -58,7 +58,7 @@ class TensorFilesConvertTest {
     }
 
     @Test
-    void tiledRawOutputIsTheEngineBufferWrittenInManyBands() throws IOException {
+    void tiledRawOutputIsTheEngineBufferWrittenInManyWindows() throws IOException {
         try (Arena arena = Arena.ofConfined()) {
             Array a = random(arena, ArrayShape.of(ElementType.F32, 1000, 700), 1);   // 2.7 MB, 1 MiB budget
             Path in = npy("a.npy", a);
@@ -67,7 +67,7 @@ class TensorFilesConvertTest {
             ConvertReport r = TensorFiles.convert(in, out, ConvertRules.all().layout("*", tiled.layout()), small());
             assertEquals(TensorFormat.RAW, r.format());
             assertEquals(tiled, r.tensors().getFirst().to());
-            assertTrue(r.tensors().getFirst().bands() > 2, "bands: " + r.tensors().getFirst().bands());
+            assertTrue(r.tensors().getFirst().windows() > 2, "windows: " + r.tensors().getFirst().windows());
             assertEquals(1.0, r.tensors().getFirst().sourcePasses(), 0.01);
             Array expect = Relayout.to(a, tiled.layout(), arena);
             assertArrayEquals(expect.segment().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), Files.readAllBytes(out));
@@ -81,37 +81,37 @@ class TensorFilesConvertTest {
     @Test
     void transposeReadsTheSourceInStripsAndCountsItsPasses() throws IOException {
         try (Arena arena = Arena.ofConfined()) {
-            // rows of 16 KiB (4 pages); the column-major output is swept in bands of columns
+            // rows of 16 KiB (4 pages); the column-major output is swept in windows of columns
             Array a = random(arena, ArrayShape.of(ElementType.F32, 1024, 4096), 2);
             Path in = npy("a.npy", a);
             ConvertRules colMajor = ConvertRules.all().layout("*", Layout.columnMajor(2));
-            // 16 MiB: bands of 2048 columns (8 MiB). From a raw file (rows start on pages) each strip reads
-            // 2 of every row's 4 pages: one pass. From the .npy (data at byte 128) the first band is cut
-            // short (992 columns) so that every later strip starts on a page: 3 bands, the last strip and
+            // 16 MiB: windows of 2048 columns (8 MiB). From a raw file (rows start on pages) each strip reads
+            // 2 of every row's 4 pages: one pass. From the .npy (data at byte 128) the first window is cut
+            // short (992 columns) so that every later strip starts on a page: 3 windows, the last strip and
             // the first share the page where one row ends and the next begins: 1.25 passes, not the 1.5
-            // of bands cut at column 2048.
+            // of windows cut at column 2048.
             ArrayShape rowMajor = ArrayShape.of(ElementType.F32, 1024, 4096);
             Path raw = dir.resolve("a.raw");
             TensorFiles.convert(in, raw, ConvertRules.all(), small());
             ConvertReport.Tensor aligned = TensorFiles.convert(raw, dir.resolve("t.raw"), colMajor,
                     small().withMemory(16 * MIB).withRawShape(rowMajor)).tensors().getFirst();
-            assertEquals(2, aligned.bands());
+            assertEquals(2, aligned.windows());
             assertEquals(1.0, aligned.sourcePasses(), 1e-9);
             Path out = dir.resolve("t.npy");
             ConvertReport.Tensor wide = TensorFiles.convert(in, out, colMajor, small().withMemory(16 * MIB))
                     .tensors().getFirst();
-            assertEquals(3, wide.bands());
+            assertEquals(3, wide.windows());
             assertEquals(1.25, wide.sourcePasses(), 0.01);
             assertTrue(Npy.readHeader(out).fortranOrder());
             Array back = Npy.read(out, arena);
             assertEquals(Layout.columnMajor(2), back.shape().layout());
             assertTrue(a.contentEquals(back));
-            // 1 MiB: bands of 128 columns (512 KiB); each strip touches one page of every row: 32 bands x 1024
+            // 1 MiB: windows of 128 columns (512 KiB); each strip touches one page of every row: 32 windows x 1024
             // pages over the source's 4096 pages = 8 passes (from the raw file, whose rows start on pages)
             Path narrow = dir.resolve("t.bin");
             ConvertReport.Tensor t = TensorFiles.convert(raw, narrow, colMajor, small().withRawShape(rowMajor))
                     .tensors().getFirst();
-            assertEquals(32, t.bands());
+            assertEquals(32, t.windows());
             assertEquals(8.0, t.sourcePasses(), 1e-9);
             try (Arena m = Arena.ofConfined()) {
                 Array got = Array.wrap(MappedFiles.map(narrow, m),

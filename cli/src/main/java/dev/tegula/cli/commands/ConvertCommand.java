@@ -122,7 +122,7 @@ public final class ConvertCommand implements Callable<Integer> {
     String f16Overflow;
 
     @Option(names = "--memory", paramLabel = "SIZE", defaultValue = "256M",
-            description = "the pages one band of the output and its source span may hold together, e.g. 64M, 1G"
+            description = "the pages one window of the output and its source span may hold together, e.g. 64M, 1G"
                     + " (default ${DEFAULT-VALUE}); larger reads a transposed source fewer times")
     String memory;
 
@@ -130,7 +130,7 @@ public final class ConvertCommand implements Callable<Integer> {
             description = "the progress bar on stderr: auto (when stderr is a terminal), always, never")
     String progress;
 
-    @Option(names = "--stats", description = "print per tensor on stderr: bands written, source passes (how many times"
+    @Option(names = "--stats", description = "print per tensor on stderr: windows written, source passes (how many times"
             + " the source's pages were read: 1.0 is once), seconds")
     boolean stats;
 
@@ -187,8 +187,8 @@ public final class ConvertCommand implements Callable<Integer> {
             }
             if (stats) {
                 for (ConvertReport.Tensor t : report.tensors()) {
-                    err.println(String.format(Locale.ROOT, "%s: %d bands, source passes %.2f", TerminalText.of(t.name()),
-                            t.bands(), t.sourcePasses()));
+                    err.println(String.format(Locale.ROOT, "%s: %d windows, source passes %.2f", TerminalText.of(t.name()),
+                            t.windows(), t.sourcePasses()));
                 }
                 err.println(String.format(Locale.ROOT, "%d bytes in %.2f s", report.bytes(),
                         (System.nanoTime() - start) / 1e9));

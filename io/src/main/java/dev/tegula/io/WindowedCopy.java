@@ -11,30 +11,30 @@ import java.util.function.LongConsumer;
 
 /**
  * One tensor relayouted from a source array (usually a read-only file mapping) into a destination
- * array over a read-write file mapping, band by band over the destination, so that the pages the
+ * array over a read-write file mapping, window by window over the destination, so that the pages the
  * sweep holds stay near a budget whatever the tensor's size. No anonymous buffer is allocated: the
  * relayout engine writes straight into the mapping.
  *
- * <p>A band is a slice of the destination along its physically most major dimension (tile-row
+ * <p>A window is a slice of the destination along its physically most major dimension (tile-row
  * aligned for tiled layouts), as large as half the budget allows, rounded so that a source span
  * starts on a page where the source's stride allows it; where one index of that dimension is
  * already over the budget, each index is swept on its own along the next dimension. The same slice
- * of the source is its source span. Before a band, a contiguous source span is announced to the kernel
- * (sequential, will-need) and a scattered one marked random (no read-ahead of pages the band does
- * not use) with each of its runs of half a page or more asked for ahead (will-need); after it, the source span and the band are dropped from the process ({@code madvise}
- * don't-need), the band's writeback is started, and the band before it waited for, so that dirty
- * pages stay within about two bands. Where a view cannot be cut (a tiling that does not allow the
- * slice), the rest of the tensor is one band.
+ * of the source is its source span. Before a window, a contiguous source span is announced to the kernel
+ * (sequential, will-need) and a scattered one marked random (no read-ahead of pages the window does
+ * not use) with each of its runs of half a page or more asked for ahead (will-need); after it, the source span and the window are dropped from the process ({@code madvise}
+ * don't-need), the window's writeback is started, and the window before it waited for, so that dirty
+ * pages stay within about two windows. Where a view cannot be cut (a tiling that does not allow the
+ * slice), the rest of the tensor is one window.
  *
- * <p>A band written as f16 from a wider type is checked for values that became infinite
+ * <p>A window written as f16 from a wider type is checked for values that became infinite
  * ({@link F16OverflowCheck}) right after it is written, while its pages are still resident.
  *
- * <p>The source passes of a sweep are the source pages its source spans touch, summed over the bands,
+ * <p>The source passes of a sweep are the source pages its source spans touch, summed over the windows,
  * divided by the source's pages: 1.0 when every page is read once.
  */
-final class BandedCopy {
+final class WindowedCopy {
     /** What a sweep did. */
-    record Result(int bands, double sourcePasses) {
+    record Result(int windows, double sourcePasses) {
     }
 
     private final long budget;
@@ -45,19 +45,19 @@ final class BandedCopy {
     private final MemorySegment dstBase;
     private final LongConsumer progress;
     private final F16OverflowCheck f16;
-    private int bands;
+    private int windows;
     private long pagesTouched;
-    private MemorySegment previousBand;
+    private MemorySegment previousWindow;
 
     /**
-     * @param budget        bytes of mapped pages a band and its source span may hold together
+     * @param budget        bytes of mapped pages a window and its source span may hold together
      * @param out           the destination file (for writeback; may be an empty descriptor)
      * @param outFileOffset where the destination array's segment starts in that file
      * @param dstBase       the destination array's whole segment
-     * @param progress      told the destination bytes done after each band
+     * @param progress      told the destination bytes done after each window
      * @param f16           the check of an f16 destination's overflows, or null
      */
-    BandedCopy(long budget, ExecutorService executor, int parallelism, NativeFiles.Descriptor out, long outFileOffset,
+    WindowedCopy(long budget, ExecutorService executor, int parallelism, NativeFiles.Descriptor out, long outFileOffset,
                MemorySegment dstBase, LongConsumer progress, F16OverflowCheck f16) {
         this.budget = Math.max(budget, 2 * NativeFiles.PAGE);
         this.executor = executor;
@@ -73,19 +73,19 @@ final class BandedCopy {
     Result run(Array src, Array dst) {
         long srcPages = Math.max(1, pages(src.segment().byteSize()));
         sweep(src, dst);
-        finishBand(null);
-        return new Result(bands, (double) pagesTouched / srcPages);
+        finishWindow(null);
+        return new Result(windows, (double) pagesTouched / srcPages);
     }
 
     private void sweep(Array src, Array dst) {
         long bytes = bytes(dst);
         if (bytes <= budget / 2) {
-            band(src, dst);
+            window(src, dst);
             return;
         }
         int m = dst.shape().majorDimension();
         if (m < 0) {
-            band(src, dst);
+            window(src, dst);
             return;
         }
         long extent = dst.shape().dimension(m);
@@ -117,7 +117,7 @@ final class BandedCopy {
                 first = chunk;
                 if (align == 1) {
                     // the source may start inside a page (an .npy's data at byte 128): cut the first
-                    // band short so that every later source span starts on a page
+                    // window short so that every later source span starts on a page
                     long lead = pageLead(src, m, pageRun);
                     first = lead > 0 ? lead : chunk;
                 }
@@ -150,11 +150,11 @@ final class BandedCopy {
                 rest(src, dst, m, lo, extent);
                 return;
             }
-            band(s, d);
+            window(s, d);
         }
     }
 
-    /** The rest of a dimension from {@code lo} as one band, where it cannot be cut finer. */
+    /** The rest of a dimension from {@code lo} as one window, where it cannot be cut finer. */
     private void rest(Array src, Array dst, int m, long lo, long extent) {
         Array s = lo == 0 ? src : slice(src, m, lo, extent);
         Array d = lo == 0 ? dst : slice(dst, m, lo, extent);
@@ -162,10 +162,10 @@ final class BandedCopy {
             throw new IllegalStateException("cannot cut " + src.shape() + " -> " + dst.shape() + " at " + lo
                     + " of dimension " + m);
         }
-        band(s, d);
+        window(s, d);
     }
 
-    private void band(Array src, Array dst) {
+    private void window(Array src, Array dst) {
         MemorySegment span = src.byteSpan();
         boolean contiguous = span.byteSize() <= 2 * Math.max(bytes(src), NativeFiles.PAGE);
         if (contiguous) {
@@ -173,7 +173,7 @@ final class BandedCopy {
             NativeFiles.advise(span, NativeFiles.WILL_NEED);
             pagesTouched += pagesTouched(src, span, false);
         } else {
-            // a scattered source span: no read-around of pages the band does not use, but each run asked for ahead
+            // a scattered source span: no read-around of pages the window does not use, but each run asked for ahead
             NativeFiles.advise(span, NativeFiles.RANDOM);
             pagesTouched += pagesTouched(src, span, true);
         }
@@ -185,27 +185,27 @@ final class BandedCopy {
             f16.check(written.address() - dstBase.address(), written.byteSize());
         }
         NativeFiles.advise(span, NativeFiles.DONT_NEED);
-        bands++;
-        finishBand(written);
+        windows++;
+        finishWindow(written);
         progress.accept(written.byteSize());
     }
 
-    /** Starts writeback of {@code band} (null: the end), waits for the band before it and drops it. */
-    private void finishBand(MemorySegment band) {
-        if (band != null) {
-            NativeFiles.startWriteback(out, fileOffset(band), band.byteSize());
+    /** Starts writeback of {@code window} (null: the end), waits for the window before it and drops it. */
+    private void finishWindow(MemorySegment window) {
+        if (window != null) {
+            NativeFiles.startWriteback(out, fileOffset(window), window.byteSize());
         }
-        MemorySegment prev = previousBand;
+        MemorySegment prev = previousWindow;
         if (prev != null) {
             NativeFiles.waitWriteback(out, fileOffset(prev), prev.byteSize());
             NativeFiles.advise(prev, NativeFiles.DONT_NEED);
             NativeFiles.dropCache(out, fileOffset(prev), prev.byteSize());
         }
-        previousBand = band;
+        previousWindow = window;
     }
 
-    private long fileOffset(MemorySegment band) {
-        return outFileOffset + (band.address() - dstBase.address());
+    private long fileOffset(MemorySegment window) {
+        return outFileOffset + (window.address() - dstBase.address());
     }
 
     /** {@return the view, or null where the layout does not allow this slice} */
