@@ -235,7 +235,7 @@ public final class CandidateFamilies {
             for (Bands bands : Bands.values()) {
                 long bi = x.blockI();
                 long bj = x.blockJ();
-                if (s == Strips.STAGED && bi * bj * w.elements().srcBytes() > TransposeKernels.STAGE_BYTES) {
+                if (s == Strips.STAGED && w.elements().srcBytes(bi * bj) > TransposeKernels.STAGE_BYTES) {
                     bi = Estimate.STAGED_BLOCK_I;
                     bj = Estimate.STAGED_BLOCK_J;
                 }
