@@ -34,10 +34,25 @@ public final class RelayoutCases {
     public static final String F32_TO_BF16_T = "f32_to_bf16_T|f32[8192,8192]{1,0}|bf16{0,1}";
     public static final String F32_TO_BF16_T8X128_2X1 = "f32_to_bf16_T8x128_2x1|f32[8192,8192]{1,0}|bf16{1,0:T(8,128)(2,1)}";
 
+    /** Widening conversions fused into the relayout: bf16, f16, fp8 and the integer types to f32 and f64, f32 ↔ f64. */
+    public static final String BF16_TO_F32 = "bf16_to_f32|bf16[8192,8192]{1,0}|f32{1,0}";
+    public static final String BF16_T8X128_2X1_TO_F32 = "bf16_T8x128_2x1_to_f32|bf16[8192,8192]{1,0:T(8,128)(2,1)}|f32{1,0}";
+    public static final String BF16_TO_F32_T = "bf16_to_f32_T|bf16[8192,8192]{1,0}|f32{0,1}";
+    public static final String F16_TO_F32 = "f16_to_f32|f16[8192,8192]{1,0}|f32{1,0}";
+    public static final String F8E4M3FN_TO_F32 = "f8e4m3fn_to_f32|f8e4m3fn[8192,8192]{1,0}|f32{1,0}";
+    public static final String F8E5M2_T8X128_4X1_TO_F32 = "f8e5m2_T8x128_4x1_to_f32|f8e5m2[8192,8192]{1,0:T(8,128)(4,1)}|f32{1,0}";
+    public static final String S8_TO_F32 = "s8_to_f32|s8[8192,8192]{1,0}|f32{1,0}";
+    public static final String S4_E4_TO_F32 = "s4_E4_to_f32|s4[8192,8192]{1,0:E(4)}|f32{1,0}";
+    public static final String F32_TO_F64 = "f32_to_f64|f32[4096,8192]{1,0}|f64{1,0}";
+    public static final String F64_TO_F32 = "f64_to_f32|f64[4096,8192]{1,0}|f32{1,0}";
+    public static final String BF16_TO_F64_T = "bf16_to_f64_T|bf16[4096,8192]{1,0}|f64{0,1}";
+
     /** Every case, in report order. */
     public static final List<String> SPECS = List.of(F32_8192X8192_T, BF16_8192X8192_T, F32_3D_210, F32_3D_102,
             F32_3D_021, F32_4D_3210, F32_4D_0231, BF16_TO_T8X128, BF16_FROM_T8X128, BF16_TO_T8X128_2X1,
-            BF16_FROM_T8X128_2X1, S4_PACK_E4, S4_UNPACK_E4, F32_TO_BF16_T, F32_TO_BF16_T8X128_2X1);
+            BF16_FROM_T8X128_2X1, S4_PACK_E4, S4_UNPACK_E4, F32_TO_BF16_T, F32_TO_BF16_T8X128_2X1, BF16_TO_F32,
+            BF16_T8X128_2X1_TO_F32, BF16_TO_F32_T, F16_TO_F32, F8E4M3FN_TO_F32, F8E5M2_T8X128_4X1_TO_F32, S8_TO_F32,
+            S4_E4_TO_F32, F32_TO_F64, F64_TO_F32, BF16_TO_F64_T);
 
     /** f32 transposes of 4 KiB, held in L1. */
     public static final String F32_32X32_T = "f32_32x32_T|f32[32,32]{1,0}|{0,1}";
@@ -111,7 +126,7 @@ public final class RelayoutCases {
     public record Case(String name, ArrayShape from, ArrayShape to) {
         /**
          * {@return the bytes of the case, the measure of both the relayout and the copy: the larger of
-         * the two buffers (for packing, the one-byte-per-element form; for f32 to bf16, the f32 side)}
+         * the two buffers (for packing, the one-byte-per-element form; for a conversion, the wider side)}
          */
         public long bytes() {
             return largestBuffer();

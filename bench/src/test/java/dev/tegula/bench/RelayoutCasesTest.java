@@ -35,7 +35,7 @@ class RelayoutCasesTest {
 
     @Test
     void everyCaseParsesToTwoShapesOfTheSameDimensions() {
-        assertEquals(15, RelayoutCases.all().size());
+        assertEquals(26, RelayoutCases.all().size());
         for (RelayoutCases.Case c : RelayoutCases.all()) {
             assertTrue(java.util.Arrays.equals(c.from().dimensions(), c.to().dimensions()), c.toString());
             assertTrue(c.bytes() >= 64L << 20, c.toString());

@@ -71,6 +71,17 @@ public class RelayoutBench {
         RelayoutCases.S4_UNPACK_E4,
         RelayoutCases.F32_TO_BF16_T,
         RelayoutCases.F32_TO_BF16_T8X128_2X1,
+        RelayoutCases.BF16_TO_F32,
+        RelayoutCases.BF16_T8X128_2X1_TO_F32,
+        RelayoutCases.BF16_TO_F32_T,
+        RelayoutCases.F16_TO_F32,
+        RelayoutCases.F8E4M3FN_TO_F32,
+        RelayoutCases.F8E5M2_T8X128_4X1_TO_F32,
+        RelayoutCases.S8_TO_F32,
+        RelayoutCases.S4_E4_TO_F32,
+        RelayoutCases.F32_TO_F64,
+        RelayoutCases.F64_TO_F32,
+        RelayoutCases.BF16_TO_F64_T,
     })
     public String relayoutCase;
 

@@ -128,7 +128,7 @@ public final class RelayoutPlan {
         return switch (strategy) {
             case RelayoutStrategy.Pack4 p -> p.pack() ? "pack to E(4)" : "unpack from E(4)";
             case RelayoutStrategy.ElementWalk w -> "general element walk";
-            case RelayoutStrategy.Nests n -> (n.elements().converts() ? "f32 -> bf16 " : "")
+            case RelayoutStrategy.Nests n -> (n.elements().converts() ? n.elements().conversion() + " " : "")
                     + DigitPlanner.describe(walks.stream().map(Walk::nest).toList()) + walkText();
         };
     }

@@ -19,7 +19,8 @@ import java.util.Arrays;
  * source element at the same logical index (read at the source's slot, or at
  * {@code offset + Σ index[d]·strides[d]} for a strided source), converted if the element types
  * differ: integers and pred through {@code long}, an integer other than u64 into a floating type
- * through {@code long} as well, everything else through {@code double} rounding to nearest even,
+ * through {@code long} as well, a narrower float into f32 through the codec's exact {@code toFloat}
+ * (a NaN's payload kept, not quieted), everything else through {@code double} rounding to nearest even,
  * complex per component; between storage widths of one sub-byte type the value is re-encoded (s4
  * -1 is 0xFF in a byte of its own and 0xF packed). A padding slot gets the destination layout's
  * padding value; bits of the last byte of a packed buffer beyond its last slot are zero.
@@ -106,6 +107,9 @@ public final class ReferenceRelayout {
     private static long convert(ElementType from, ElementType to, long code) {
         if (from == to) {
             return code;
+        }
+        if (to == ElementType.F32 && from.isFloating() && from.bitWidth() < 32) {
+            return Float.floatToRawIntBits(ElementCodec.toFloat(from, code)) & 0xFFFF_FFFFL;   // exact, NaN not quieted
         }
         boolean fromInteger = from.isIntegral() || from.isPred();
         boolean toInteger = to.isIntegral() || to.isPred();

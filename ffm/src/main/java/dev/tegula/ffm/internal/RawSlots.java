@@ -100,12 +100,17 @@ public final class RawSlots {
     /**
      * {@return a raw code of type {@code from} converted to type {@code to}}: integers and pred
      * through {@code long} (truncating to the width, as the codecs do), integers other than u64 into
-     * floating types through {@code long} too, everything else through {@code double} with
-     * round-to-nearest-even. Not for complex types (convert them per component).
+     * floating types through {@code long} too, a narrower float type into f32 through the codec's
+     * exact {@code toFloat} (a NaN keeps its sign and payload and is not quieted, as ml_dtypes and
+     * NumPy widen), everything else through {@code double} with round-to-nearest-even. Not for
+     * complex types (convert them per component).
      */
     public static long convert(ElementType from, ElementType to, long raw) {
         if (from == to) {
             return raw;
+        }
+        if (to == ElementType.F32 && from.isFloating() && !from.isComplex() && from.bitWidth() < 32) {
+            return Float.floatToRawIntBits(ElementCodec.toFloat(from, raw)) & 0xFFFF_FFFFL;
         }
         boolean fromInt = from.isIntegral() || from.isPred();
         if (fromInt && from != ElementType.U64) {

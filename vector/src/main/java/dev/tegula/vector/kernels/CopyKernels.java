@@ -82,6 +82,12 @@ public final class CopyKernels {
     public static void transpose(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
                                  long sJ) {
         KernelTrace.ran(Kernel.TRANSPOSE_ELEMENTS);
+        blocks(src, so, dst, dO, b, nI, tI, nJ, sJ);
+    }
+
+    /** The transpose of {@link #transpose}, untraced: for kernels that transpose a buffer of their own. */
+    static void blocks(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
+                       long sJ) {
         final long blk = 32;
         for (long j0 = 0; j0 < nJ; j0 += blk) {
             long jEnd = Math.min(nJ, j0 + blk);

@@ -104,21 +104,21 @@ public enum Kernel {
     CONVERT_RUNS(Case.Shape.RUNS, 0) {
         @Override
         boolean takes(Case c) {
-            return c.elements().conversion() == Elements.Conversion.F32_TO_BF16;
+            return c.elements().conversion() == Conversion.F32_TO_BF16;
         }
     },
     /** f32 to bf16, anything else that is not a transpose: element by element. */
     CONVERT_ELEMENTS(Case.Shape.STRIDED, 0) {
         @Override
         boolean takes(Case c) {
-            return c.elements().conversion() == Elements.Conversion.F32_TO_BF16;
+            return c.elements().conversion() == Conversion.F32_TO_BF16;
         }
     },
     /** f32 to bf16 transposed: 32 source rows of 16 rounded as loaded into 16x16 tiles of pairs ({@link ConvertKernels}). */
     CONVERT_TILES_16(Case.Shape.TRANSPOSE, 16) {
         @Override
         boolean takes(Case c) {
-            return !c.panels() && c.tile() == 16 && c.elements().conversion() == Elements.Conversion.F32_TO_BF16
+            return !c.panels() && c.tile() == 16 && c.elements().conversion() == Conversion.F32_TO_BF16
                     && Tuning.TILE == 16 && LITTLE_ENDIAN && c.nI() >= 16 && c.nJ() >= 32;
         }
     },
@@ -126,7 +126,7 @@ public enum Kernel {
     CONVERT_ZIP_2(Case.Shape.TRANSPOSE, 0) {
         @Override
         boolean takes(Case c) {
-            return untiled(c) && c.elements().conversion() == Elements.Conversion.F32_TO_BF16
+            return untiled(c) && c.elements().conversion() == Conversion.F32_TO_BF16
                     && ConvertKernels.RUN_VECTOR && LITTLE_ENDIAN && c.nJ() == 2 && c.tI() == 2 && c.wholeJ();
         }
     },
@@ -134,7 +134,44 @@ public enum Kernel {
     CONVERT_TRANSPOSE_ELEMENTS(Case.Shape.TRANSPOSE, 0) {
         @Override
         boolean takes(Case c) {
-            return untiled(c) && c.elements().conversion() == Elements.Conversion.F32_TO_BF16;
+            return untiled(c) && c.elements().conversion() == Conversion.F32_TO_BF16;
+        }
+    },
+    /** A widening conversion, runs contiguous on both sides: a vector at a time ({@link WideningKernels}). */
+    WIDEN_RUNS(Case.Shape.RUNS, 0) {
+        @Override
+        boolean takes(Case c) {
+            return c.elements().widens();
+        }
+    },
+    /** A widening conversion, anything else that is not a transpose: element by element ({@link WideningKernels}). */
+    WIDEN_ELEMENTS(Case.Shape.STRIDED, 0) {
+        @Override
+        boolean takes(Case c) {
+            return c.elements().widens();
+        }
+    },
+    /**
+     * bf16 to f32, one run of pairs (the {@code (2,1)} sub-tile) into two destination rows, no
+     * buffer: each pair read as one 32-bit lane is both values ({@link WideningKernels}).
+     */
+    WIDEN_PAIRS(Case.Shape.TRANSPOSE, 0) {
+        @Override
+        boolean takes(Case c) {
+            return untiled(c) && c.elements().widens() && c.elements().conversion().kind == Conversion.Kind.BF16_F32
+                    && !c.elements().conversion().toF64 && WideningKernels.VECTOR && LITTLE_ENDIAN && c.nI() == 2
+                    && c.sJ() == 2 && c.wholeI();
+        }
+    },
+    /**
+     * A widening conversion, any transpose: in blocks through a per-thread buffer, transposed in the
+     * source's or the destination's type with that type's tiles where they take the block
+     * ({@link WideningKernels}).
+     */
+    WIDEN_TRANSPOSE(Case.Shape.TRANSPOSE, 0) {
+        @Override
+        boolean takes(Case c) {
+            return untiled(c) && c.elements().widens();
         }
     },
     /** 4-bit elements from one per byte to {@code E(4)} ({@link PackKernels}): named by the pack strategy, no walk. */

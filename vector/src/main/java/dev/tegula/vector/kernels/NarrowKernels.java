@@ -103,6 +103,11 @@ public final class NarrowKernels {
     public static void deinterleave(MemorySegment src, long so, MemorySegment dst, long dO, long tI, int b, int n,
                                     long nJ) {
         KernelTrace.ran(Kernel.DEINTERLEAVE);
+        deinterleaveRows(src, so, dst, dO, tI, b, n, nJ);
+    }
+
+    /** The deinterleave of {@link #deinterleave}, untraced: for kernels that transpose a buffer of their own. */
+    static void deinterleaveRows(MemorySegment src, long so, MemorySegment dst, long dO, long tI, int b, int n, long nJ) {
         Table t = table(b, n);
         int lanes = lanes(b);
         long chunks = nJ / lanes;

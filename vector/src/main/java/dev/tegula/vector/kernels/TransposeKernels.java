@@ -167,6 +167,12 @@ public final class TransposeKernels {
                                  long nJ, long sJ, Kernel kernel, long blockI, long blockJ, Strips strips,
                                  Bands bands) {
         KernelTrace.ran(kernel);
+        blocks(src, so, dst, dO, b, nI, tI, nJ, sJ, kernel, blockI, blockJ, strips, bands);
+    }
+
+    /** The transpose of {@link #transpose}, untraced: for kernels that transpose a buffer of their own. */
+    static void blocks(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
+                       long sJ, Kernel kernel, long blockI, long blockJ, Strips strips, Bands bands) {
         int t = kernel.tile();
         MemorySegment w = TILE_BUFFER.get();
         int tj = Math.max(t, 64 / b);             // destination elements per step: whole 64-byte lines

@@ -239,7 +239,7 @@ public final class CandidateFamilies {
             for (Bands bands : Bands.values()) {
                 long bi = x.blockI();
                 long bj = x.blockJ();
-                if (s.staged() && bi * bj * w.elements().srcBytes() > TransposeKernels.STAGE_BYTES) {
+                if (s.staged() && w.elements().srcBytes(bi * bj) > TransposeKernels.STAGE_BYTES) {
                     bi = Estimate.STAGED_BLOCK_I;
                     bj = Estimate.STAGED_BLOCK_J;
                 }

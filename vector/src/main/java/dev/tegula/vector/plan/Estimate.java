@@ -73,7 +73,7 @@ public final class Estimate {
             return plain;
         }
         int q = nest.sourceContiguousLoop();
-        long sRow = nest.srcStrides()[inner] * elements.srcBytes();
+        long sRow = elements.srcBytes(nest.srcStrides()[inner]);
         long dRow = nest.dstStrides()[q] * elements.dstBytes();
         boolean same = !elements.converts();
         if (panels && same && Math.min(sRow, dRow) >= FAR_ROW_BYTES

@@ -44,7 +44,7 @@ public final class Planner {
                 largest = i;
             }
         }
-        long nestBytes = walks.isEmpty() ? 0 : walks.get(largest).nest().elements() * elements.srcBytes();
+        long nestBytes = walks.isEmpty() ? 0 : elements.srcBytes(walks.get(largest).nest().elements());
         if (r.planning() == Planning.ESTIMATE || nestBytes < MIN_MEASURED_BYTES) {
             return PlannedWalks.estimate(strategy, walks);
         }

@@ -1,7 +1,7 @@
 package dev.tegula.vector.plan;
 
 import dev.tegula.core.ArrayShape;
-import dev.tegula.core.ElementType;
+import dev.tegula.vector.kernels.Conversion;
 import dev.tegula.vector.kernels.Elements;
 import dev.tegula.vector.kernels.Kernel;
 import java.util.List;
@@ -14,7 +14,7 @@ public sealed interface RelayoutStrategy {
     /**
      * Strided loop nests over a common digit space, normalised ({@link LoopNest#normalise}), each
      * walked as its plan's {@link Walk} says, moving {@code elements} (the same type and storage, or
-     * f32 to bf16).
+     * converted on the way: f32 to bf16, or one of the widening conversions of {@link Conversion}).
      */
     record Nests(List<LoopNest> nests, Elements elements) implements RelayoutStrategy {
         public Nests {
@@ -37,7 +37,8 @@ public sealed interface RelayoutStrategy {
 
     /**
      * Every logical index in row-major order, each element read, converted when the types differ,
-     * and written through the two sides' address calculators: element-type conversion, packed
+     * and written through the two sides' address calculators: the element-type conversions without
+     * a {@link Conversion}, packed
      * sub-byte layouts, and tiles whose digits do not nest.
      */
     record ElementWalk() implements RelayoutStrategy {
@@ -66,11 +67,11 @@ public sealed interface RelayoutStrategy {
                 return new Nests(nests, Elements.same((int) (fb / 8)));
             }
         }
-        if (from.elementType() == ElementType.F32 && to.elementType() == ElementType.BF16 && fb == 32 && tb == 16
-                && srcTerms != null && dstTerms != null) {
+        Conversion conversion = Conversion.of(from.elementType(), fb, to.elementType(), tb);
+        if (conversion != null && srcTerms != null && dstTerms != null) {
             List<LoopNest> nests = DigitPlanner.plan(srcTerms, dstTerms);
             if (nests != null) {
-                return new Nests(nests, Elements.F32_TO_BF16);
+                return new Nests(nests, Elements.of(conversion));
             }
         }
         return new ElementWalk();

@@ -72,7 +72,7 @@ public final class WalkRules {
             if (elements.converts() && (x.strips() != Strips.SOURCE || x.bands() != Bands.SOURCE)) {
                 return null;
             }
-            if (x.strips().staged() && x.blockI() * x.blockJ() * elements.srcBytes() > TransposeKernels.STAGE_BYTES) {
+            if (x.strips().staged() && elements.srcBytes(x.blockI() * x.blockJ()) > TransposeKernels.STAGE_BYTES) {
                 return null;
             }
             if (x.strips() == Strips.STREAMED && stage != 0) {

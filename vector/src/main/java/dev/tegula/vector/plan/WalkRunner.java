@@ -2,11 +2,13 @@ package dev.tegula.vector.plan;
 
 import dev.tegula.vector.kernels.ConvertKernels;
 import dev.tegula.vector.kernels.CopyKernels;
+import dev.tegula.vector.kernels.Elements;
 import dev.tegula.vector.kernels.Kernel;
 import dev.tegula.vector.kernels.NarrowKernels;
 import dev.tegula.vector.kernels.PanelKernels;
 import dev.tegula.vector.kernels.Scratch;
 import dev.tegula.vector.kernels.TransposeKernels;
+import dev.tegula.vector.kernels.WideningKernels;
 import dev.tegula.vector.kernels.ZipKernels;
 import dev.tegula.vector.plan.Walk.Blocked;
 import dev.tegula.vector.plan.Walk.Paneled;
@@ -136,18 +138,18 @@ public final class WalkRunner {
             nI = (split == skip ? to : nest.extents()[skip]) - iLo;
             tI = nest.dstStrides()[skip];
         }
-        kernel(w.kernel(), w.form(), w.elements().dstBytes(), src, so + iLo + jLo * sJ, dst, dO + iLo * tI + jLo * tJ,
+        kernel(w.kernel(), w.form(), w.elements(), src, so + iLo + jLo * sJ, dst, dO + iLo * tI + jLo * tJ,
                 nI, tI, nJ, sJ, tJ);
     }
 
     /**
-     * Runs kernel {@code k} once, from slots {@code so} and {@code dO} (elements of {@code b}
-     * destination bytes): along the innermost loop ({@code nJ} elements, strides {@code sJ} and
+     * Runs kernel {@code k} once on {@code elements}, from slots {@code so} and {@code dO}: along the innermost loop ({@code nJ} elements, strides {@code sJ} and
      * {@code tJ}) and, for a transpose, I ({@code nI} elements, destination stride {@code tI}). The
      * one place that maps a kernel to its code.
      */
-    public static void kernel(Kernel k, Walk.Form form, int b, MemorySegment src, long so, MemorySegment dst, long dO,
-                              long nI, long tI, long nJ, long sJ, long tJ) {
+    public static void kernel(Kernel k, Walk.Form form, Elements elements, MemorySegment src, long so, MemorySegment dst,
+                              long dO, long nI, long tI, long nJ, long sJ, long tJ) {
+        int b = elements.dstBytes();
         switch (k) {
             case COPY_RUNS -> CopyKernels.run(src, so, dst, dO, nJ, b);
             case COPY_ELEMENTS -> CopyKernels.line(src, so, sJ, dst, dO, tJ, nJ, b);
@@ -169,6 +171,10 @@ public final class WalkRunner {
             }
             case CONVERT_ZIP_2 -> ConvertKernels.zip2(src, so, sJ, dst, dO, nI);
             case CONVERT_TRANSPOSE_ELEMENTS -> ConvertKernels.transpose(src, so, dst, dO, nI, tI, nJ, sJ);
+            case WIDEN_RUNS -> WideningKernels.runs(elements.conversion(), src, so, dst, dO, nJ);
+            case WIDEN_ELEMENTS -> WideningKernels.line(elements.conversion(), src, so, sJ, dst, dO, tJ, nJ);
+            case WIDEN_PAIRS -> WideningKernels.bf16PairsToF32(src, so, dst, dO, tI, nJ);
+            case WIDEN_TRANSPOSE -> WideningKernels.transpose(elements.conversion(), src, so, dst, dO, nI, tI, nJ, sJ);
             case PANELS, PACK_4, UNPACK_4 -> throw new IllegalStateException("kernel " + k + " runs no loop of a nest");
         }
     }

@@ -48,7 +48,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What runs is what the plan names: candidate walks of transposes (tiles, blocks, strips, staging,
- * panels), narrow rows, zips, runs and the fused f32 → bf16 conversion, a spread of each kernel's
+ * panels), narrow rows, zips, runs, the fused f32 → bf16 conversion and the widening ones, a spread of each kernel's
  * candidates per case, run the kernel they name and no other, on one thread and cut between three, and matches the reference.
  * vector/pom.xml runs this class at the machine's widest vectors, at {@code -XX:UseAVX=2} and with
  * the scalar kernels.
@@ -68,6 +68,12 @@ class WalkRunnerTest {
         "f32[96,80]{1,0}|bf16[96,80]{0,1}",                          // fused conversion, tiles
         "f32[64,256]{1,0}|bf16[64,256]{1,0:T(8,128)(2,1)}",          // fused conversion, zip
         "f32[40,50]{1,0}|bf16[40,50]{1,0}",                          // fused conversion, runs
+        "bf16[64,256]{1,0}|f32[64,256]{1,0:T(8,128)}",                // widening, runs
+        "f16[40,50]{1,0}|f32[40,50]{0,1}",                           // widening, transpose
+        "f8e4m3fn[96,80]{1,0}|f64[96,80]{0,1}",                      // widening, transpose through the buffer
+        "bf16[64,256]{1,0:T(8,128)(2,1)}|f32[64,256]{1,0}",          // widening, bf16 pairs
+        "s4[30,40]{1,0:E(4)}|f32[30,40]{1,0}",                       // widening, packed 4-bit runs
+        "f32[30,40]{1,0}|f64[30,40]{0,1}",                           // widening, f32 -> f64 transpose
         "s4[300]{0}|s4[300]{0:E(4)}",                                // pack
         "s4[300]{0:E(4)}|s4[300]{0}",                                // unpack
     };
@@ -127,10 +133,10 @@ class WalkRunnerTest {
         }
         // the cases reach every kernel this machine's vectors allow
         Set<Kernel> expected = EnumSet.of(Kernel.COPY_RUNS, Kernel.TRANSPOSE_ELEMENTS, Kernel.CONVERT_RUNS,
-                Kernel.PACK_4, Kernel.UNPACK_4);
+                Kernel.PACK_4, Kernel.UNPACK_4, Kernel.WIDEN_RUNS, Kernel.WIDEN_TRANSPOSE);
         if (Tuning.VECTOR) {
             expected.addAll(EnumSet.of(Kernel.ZIP_2, Kernel.UNZIP_2, Kernel.INTERLEAVE, Kernel.DEINTERLEAVE,
-                    Kernel.PANELS, Kernel.TILES_8, Kernel.CONVERT_ZIP_2));
+                    Kernel.PANELS, Kernel.TILES_8, Kernel.CONVERT_ZIP_2, Kernel.WIDEN_PAIRS));
         }
         if (Tuning.TILE == 16) {
             expected.addAll(EnumSet.of(Kernel.TILES_16, Kernel.TILES_32, Kernel.CONVERT_TILES_16));
