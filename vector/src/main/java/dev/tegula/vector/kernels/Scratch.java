@@ -5,7 +5,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The per-thread buffer that staged walks write their destination pieces into and that a walk with
+ * The per-thread buffer that staged walks write their staged regions into and that a walk with
  * panels ({@link PanelKernels}) transposes its panels into: made on a thread's first use, grown
  * when a larger one is asked for, freed with the thread. Thread-safe (each thread has its own).
  */

@@ -27,7 +27,7 @@ public final class CandidateFamilies {
 
     /** Block edges the measuring planner tries. */
     public static final long[] BLOCK_EDGES = {32, 64, 128, 256, 512, 1024};
-    /** Staged pieces the measuring planner tries, in bytes (0: none). */
+    /** Staged regions the measuring planner tries, in bytes (0: none). */
     public static final long[] STAGES = {0, 3L << 20, 6L << 20, 12L << 20, 24L << 20};
     /** Panel sizes the measuring planner tries, in bytes (L2-sized: the panel is staged whole). */
     public static final long[] PANEL_BYTES = {256L << 10, 512L << 10, 1L << 20};
@@ -160,7 +160,7 @@ public final class CandidateFamilies {
     }
 
     /**
-     * {@return walks like {@code w} that stage their destination in pieces of each size of
+     * {@return walks like {@code w} that stage their destination in regions of each size of
      * {@link #STAGES}, on every loop whose destination region allows it (that loop then split
      * between threads too), and {@code w} unstaged}
      */

@@ -68,8 +68,8 @@ public record Walk(LoopNest nest, Elements elements, Kernel kernel, Spec spec) {
      * @param split the loop (a depth in the walk's nest) whose range threads share
      * @param form  how the innermost loops are walked
      * @param stage bytes of destination staged at a time (0: none): the split loop's range is cut into
-     *              pieces whose destination region is one contiguous block of about this size; each
-     *              piece is walked into a per-thread buffer and leaves it in one bulk copy (large
+     *              staged regions, each one contiguous block of the destination of about this size; each
+     *              region is walked into a per-thread buffer and leaves it in one bulk copy (large
      *              enough that the JDK's bulk copy streams it out without reading the destination
      *              lines first)
      */
@@ -98,7 +98,7 @@ public record Walk(LoopNest nest, Elements elements, Kernel kernel, Spec spec) {
             return new Spec(order, split, f, stage);
         }
 
-        /** {@return the spec with staged pieces of {@code bytes} (0: none)} */
+        /** {@return the spec with staged regions of {@code bytes} (0: none)} */
         public Spec withStage(long bytes) {
             return new Spec(order, split, form, bytes);
         }
@@ -189,7 +189,7 @@ public record Walk(LoopNest nest, Elements elements, Kernel kernel, Spec spec) {
         return null;
     }
 
-    /** {@return the walk with its destination offset moved by {@code slots} (a staged piece writes its buffer from 0)} */
+    /** {@return the walk with its destination offset moved by {@code slots} (a staged region writes its buffer from 0)} */
     public Walk shiftDestination(long slots) {
         LoopNest n = new LoopNest(nest.extents(), nest.srcStrides(), nest.dstStrides(), nest.srcOffset(),
                 nest.dstOffset() + slots);
@@ -221,8 +221,8 @@ public record Walk(LoopNest nest, Elements elements, Kernel kernel, Spec spec) {
     }
 
     /**
-     * {@return the multiple that thread and piece boundaries on the split loop keep}: whole panels
-     * along a panel loop (a piece cut inside a panel runs a smaller panel than the walk's), whole
+     * {@return the multiple that share and chunk boundaries on the split loop keep}: whole panels
+     * along a panel loop (a chunk cut inside a panel runs a smaller panel than the walk's), whole
      * tile rows (and a narrow transpose's whole vectors) along a transpose's own loops
      */
     public long alignment() {

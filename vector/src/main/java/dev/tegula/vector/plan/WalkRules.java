@@ -23,9 +23,9 @@ public final class WalkRules {
     private WalkRules() {
     }
 
-    /** Smallest staged piece a walk may have, in bytes. */
+    /** Smallest staged region a walk may have, in bytes. */
     public static final long MIN_STAGE = 64L << 10;
-    /** Largest staged piece a walk may have, in bytes. */
+    /** Largest staged region a walk may have, in bytes. */
     public static final long MAX_STAGE = 64L << 20;
 
     /**
@@ -34,7 +34,7 @@ public final class WalkRules {
      * that a tile kernel takes must have tiles ({@link Blocked}: an edge of {@link Kernel#tileEdges()}
      * that a kernel takes, blocks positive multiples of 32 up to {@link Walk#MAX_BLOCK}, a staged block
      * that fits the staging buffer, source strips and bands for a conversion) or panels
-     * ({@link Paneled}: see {@link #paneled}); a staged piece must lie within
+     * ({@link Paneled}: see {@link #paneled}); a staged region must lie within
      * {@link #MIN_STAGE}..{@link #MAX_STAGE} and hold at least one index of the split loop, whose
      * destination region must be one contiguous block ({@link #stageUnit}).
      */
@@ -76,7 +76,7 @@ public final class WalkRules {
                 return null;
             }
             if (x.strips() == Strips.STREAMED && stage != 0) {
-                return null;   // streaming into a staged piece would push the piece, meant to stay in the caches, out to memory
+                return null;   // streaming into a staged region would push the region, meant to stay in the caches, out to memory
             }
             Kernel k = Kernel.choose(c.tiled(x.tile(), false));
             return k == null ? null : new Walk(nest, elements, k, spec);
@@ -92,7 +92,7 @@ public final class WalkRules {
      * The walk with panels of {@link #make}, or null: a tiled transpose of 2- or 4-byte elements whose
      * two kernel loops hold whole tiles, with two panel loops ({@link Walk#panelLoops}) whose panel
      * extents lie in {@code [1, extent]}, a panel of at most {@link PanelKernels#MAX_PANEL_BYTES},
-     * threads sharing a loop other than the kernel's two, and no staged pieces.
+     * threads sharing a loop other than the kernel's two, and no staged regions.
      */
     private static Walk paneled(LoopNest nest, Elements elements, Spec spec, Paneled p) {
         int b = elements.dstBytes();

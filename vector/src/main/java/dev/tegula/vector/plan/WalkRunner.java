@@ -22,8 +22,8 @@ import java.util.concurrent.ExecutorService;
  * whatever range of its split loop a call covers. Thread-safe; its state is the per-thread staging
  * buffer ({@link Scratch}).
  *
- * <p>Staging ({@link Walk#stage()}): the part's range of the split loop is cut into pieces whose
- * destination region is one contiguous block of at most {@code stage} bytes; each piece is walked
+ * <p>Staging ({@link Walk#stage()}): a share's range of the split loop is cut into staged regions whose
+ * destination region is one contiguous block of at most {@code stage} bytes; each region is walked
  * into the per-thread buffer and then copied to the destination with one {@link MemorySegment#copy},
  * which for large blocks writes whole lines without reading them first (plain stores read each
  * destination line before writing it).
