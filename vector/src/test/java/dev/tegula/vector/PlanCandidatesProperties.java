@@ -105,7 +105,7 @@ class PlanCandidatesProperties {
             int[] loops = Walk.panelLoops(w.nest());
             long[] e = w.nest().extents();
             Walk odd = WalkRules.make(base, b, w.spec().withForm(new Walk.Paneled(w.tile(),
-                    1 + r.nextInt((int) e[loops[0]]), 1 + r.nextInt((int) e[loops[1]]))));
+                    1 + r.nextInt((int) e[loops[0]]), 1 + r.nextInt((int) e[loops[1]]), r.nextBoolean())));
             if (odd != null) {
                 panels.add(odd);
             }

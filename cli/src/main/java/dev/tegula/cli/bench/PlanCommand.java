@@ -15,6 +15,7 @@ import dev.tegula.vector.PlanCache;
 import dev.tegula.vector.PlanMeasurement;
 import dev.tegula.vector.Planning;
 import dev.tegula.vector.RelayoutPlan;
+import dev.tegula.vector.StreamingStores;
 import dev.tegula.vector.Wisdom;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -169,6 +170,7 @@ public final class PlanCommand implements Callable<Integer> {
                 plan.threads() == 1 ? "thread" : "threads", plan.walks().isEmpty() ? "no loop nests to walk"
                         : String.join("; ", plan.walks())));
         b.append(String.format(Locale.ROOT, "planning took %.1f ms%n", planningNanos / 1e6));
+        b.append(StreamingStores.here().describe()).append('\n');
         return b.toString();
     }
 

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 class PlanCommandTest {
     /** A candidate row: mark, number, walk, run (sample or whole), MiB, ms, GB/s. */
     private static final Pattern ROW = Pattern.compile(
-            "(?m)^([* ]) +([0-9]+)  (order=\\S+ split=[0-9]+(?: tile=[0-9]+ block=[0-9]+x[0-9]+ strips=\\w+ bands=\\w+)?(?: stage=[0-9]+)?)"
+            "(?m)^([* ]) +([0-9]+)  (order=\\S+ split=[0-9]+(?: tile=[0-9]+ (?:block=[0-9]+x[0-9]+ strips=\\w+ bands=\\w+|panel=[0-9]+x[0-9]+))?"
+                    + "(?: stores=streamed)?(?: stage=[0-9]+)?)"
                     + " +(sample|whole) +([0-9.]+) +([0-9.]+) +([0-9.]+)$");
 
     @TempDir
@@ -33,6 +34,7 @@ class PlanCommandTest {
         assertTrue(r.out().contains("(estimate)"), r.out());
         assertTrue(r.out().contains("chosen (ESTIMATE, estimate, 1 thread): order="), r.out());
         assertTrue(!ROW.matcher(r.out()).find(), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("streaming stores: on; ") || l.startsWith("streaming stores: off (")), r.out());
     }
 
     @Test

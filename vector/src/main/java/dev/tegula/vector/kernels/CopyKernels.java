@@ -28,11 +28,16 @@ public final class CopyKernels {
     /**
      * {@code n} bulk runs of {@code runBytes} bytes, the {@code i}-th from slot {@code so + i s} to slot
      * {@code dO + i t} (element size {@code b}): the last loop around the runs written out here, not
-     * one more level of the walk's recursion per run ({@link Kernel#COPY_RUNS}).
+     * one more level of the walk's recursion per run ({@link Kernel#COPY_RUNS}); with streaming stores
+     * ({@link StreamStores#copy2d}, one call for the {@code n} runs) where {@code streamed}.
      */
     public static void runs(MemorySegment src, long so, long s, MemorySegment dst, long dO, long t, long n, long runBytes,
-                            int b) {
+                            int b, boolean streamed) {
         KernelTrace.ran(Kernel.COPY_RUNS);
+        if (streamed) {
+            StreamStores.copy2d(src, so * b, s * b, dst, dO * b, t * b, n, runBytes);
+            return;
+        }
         for (long i = 0; i < n; i++) {
             MemorySegment.copy(src, (so + i * s) * b, dst, (dO + i * t) * b, runBytes);
         }

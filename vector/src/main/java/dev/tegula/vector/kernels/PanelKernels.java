@@ -18,7 +18,9 @@ import java.lang.foreign.MemorySegment;
  * the inner panel loop (a run of {@code panelInner} source rows where that loop is next to I in the
  * source). Then the buffer leaves for the destination in runs as long as the destination allows
  * (J, merged with the panel loops it is dense with), one {@link MemorySegment#copy} each (in one
- * process on AMD Zen 5 it ran faster than a loop of vector loads and stores).
+ * process on AMD Zen 5 it ran faster than a loop of vector loads and stores), or, where the walk
+ * streams, the runs of each index of the panel loops in one streaming copy
+ * ({@link StreamStores#copy2d}), whole destination lines written without being read first.
  *
  * <p>The tiles are those of {@link TransposeKernels}; every walk with panels visits the same index
  * set as any other walk of the nest. Thread-safe; its buffer (at most {@link #MAX_PANEL_BYTES} plus
@@ -35,11 +37,11 @@ public final class PanelKernels {
     /**
      * A nest walked panel by panel, in element units: extents and strides of its loops (the innermost
      * last), offsets, the source-contiguous loop {@code q}, the outer and inner panel loops {@code p}
-     * and {@code r} with a panel's extent along each, the tile edge, and the loop threads share
-     * (never {@code q} or the innermost).
+     * and {@code r} with a panel's extent along each, the tile edge, the loop threads share
+     * (never {@code q} or the innermost), and whether panels leave the buffer with streaming stores.
      */
     public record Job(long[] extents, long[] srcStrides, long[] dstStrides, long srcOffset, long dstOffset, int q, int p,
-                      int r, long panelOuter, long panelInner, int tile, int split) {
+                      int r, long panelOuter, long panelInner, int tile, int split, boolean streamed) {
     }
 
     /** One call's fixed facts: the job, the loops around the panels and the buffer's layout. */
@@ -157,6 +159,16 @@ public final class PanelKernels {
             }
         }
         long runBytes = run * b;
+        if (n.streamed()) {
+            // one streaming copy per run of the panel loops: its nI rows, each a run (one fence a call)
+            for (long y = 0; y < nS; y++) {
+                for (long x = 0; x < nF; x++) {
+                    StreamStores.copy2d(c.buffer, (y * buf[second] + x * buf[first]) * b, buf[q] * b, c.dst,
+                            (dO + y * dS[second] + x * dS[first]) * b, dS[q] * b, nI, runBytes);
+                }
+            }
+            return;
+        }
         for (long i = 0; i < nI; i++) {
             for (long y = 0; y < nS; y++) {
                 for (long x = 0; x < nF; x++) {

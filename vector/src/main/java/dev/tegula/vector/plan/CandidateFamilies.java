@@ -39,8 +39,8 @@ public final class CandidateFamilies {
      * {@link #PANEL_BYTES} cut every way between the two panel loops (powers of two), threads
      * sharing the panel loop the panel is narrower along (where {@code w}'s threads share a panel
      * loop or the transpose's own), and {@code w} without panels (with the blocks and strips of
-     * {@link Estimate#withoutPanels} where {@code w} had panels)}; just {@code w} where the nest has
-     * no panel loops
+     * {@link Estimate#withoutPanels} where {@code w} had panels)}, the panels streaming their stores
+     * where {@code w}'s do; just {@code w} where the nest has no panel loops
      */
     public static List<Walk> panels(LoopNest base, Walk w) {
         Elements elements = w.elements();
@@ -71,7 +71,8 @@ public final class CandidateFamilies {
                 // threads sharing a panel loop share the one the panel is narrower along: more panels
                 // to share, and a measuring part (a few indices of that loop) holds whole panels
                 int s = split != loops[0] && split != loops[1] || po == pi ? split : po < pi ? loops[0] : loops[1];
-                add(out, WalkRules.make(base, elements, new Spec(w.order(), s, new Paneled(w.tile(), po, pi), 0)));
+                add(out, WalkRules.make(base, elements, new Spec(w.order(), s,
+                        new Paneled(w.tile(), po, pi, w.paneled() && w.form().streamed()), 0)));
             }
         }
         return List.copyOf(out.values());
@@ -167,11 +168,40 @@ public final class CandidateFamilies {
     public static List<Walk> stages(LoopNest base, Walk w) {
         Map<String, Walk> out = new LinkedHashMap<>();
         add(out, WalkRules.make(base, w.elements(), w.spec().withStage(0)));
+        // a staged region stays in the caches: runs streamed out of the walk are copied with plain stores into it
+        Spec staged = w.form() instanceof Walk.Plain ? w.spec().withForm(Walk.Plain.PLAIN) : w.spec();
         for (int s = 0; s < base.depth(); s++) {
             for (long stage : STAGES) {
                 if (stage > 0) {
-                    add(out, WalkRules.make(base, w.elements(), w.spec().withSplit(s).withStage(stage)));
+                    add(out, WalkRules.make(base, w.elements(), staged.withSplit(s).withStage(stage)));
                 }
+            }
+        }
+        return List.copyOf(out.values());
+    }
+
+    /**
+     * {@return walks like {@code w} with plain stores and with streaming stores}: runs copied a block
+     * at a time with streaming stores (unstaged) and panels leaving their buffer that way, where the
+     * streaming routine is there ({@link StreamStores#available()}); a blocked transpose's streaming is
+     * one of its {@link #strips}. Just {@code w} where no walk like it streams.
+     */
+    public static List<Walk> stores(LoopNest base, Walk w) {
+        Map<String, Walk> out = new LinkedHashMap<>();
+        add(out, w);
+        if (!StreamStores.available()) {
+            return List.copyOf(out.values());
+        }
+        switch (w.form()) {
+            case Walk.Plain p -> {
+                add(out, WalkRules.make(base, w.elements(), w.spec().withForm(Walk.Plain.PLAIN)));
+                add(out, WalkRules.make(base, w.elements(), w.spec().withForm(Walk.Plain.STREAMED).withStage(0)));
+            }
+            case Paneled p -> {
+                add(out, WalkRules.make(base, w.elements(), w.spec().withForm(p.withStreamed(false))));
+                add(out, WalkRules.make(base, w.elements(), w.spec().withForm(p.withStreamed(true))));
+            }
+            case Blocked x -> {
             }
         }
         return List.copyOf(out.values());
@@ -259,7 +289,7 @@ public final class CandidateFamilies {
             if (WalkRules.tiled(w.nest(), w.elements(), t)) {
                 Walk.Form f = switch (w.form()) {
                     case Blocked x -> new Blocked(t, x.blockI(), x.blockJ(), x.strips(), x.bands());
-                    case Paneled p -> new Paneled(t, p.outer(), p.inner());
+                    case Paneled p -> new Paneled(t, p.outer(), p.inner(), p.streamed());
                     case Walk.Plain p -> p;
                 };
                 add(out, WalkRules.make(base, w.elements(), w.spec().withForm(f)));
@@ -269,8 +299,8 @@ public final class CandidateFamilies {
     }
 
     /**
-     * {@return every walk of the nest (orders, staging, splits when {@code threads > 1}, blocks,
-     * strips, band orders, tiles), at most {@code limit}, the estimate first}
+     * {@return every walk of the nest (orders, staging, panels, stores, splits when {@code threads > 1},
+     * blocks, strips, band orders, tiles), at most {@code limit}, the estimate first}
      */
     public static List<Walk> all(LoopNest base, Elements elements, int threads, int limit) {
         Walk estimate = Estimate.of(base, elements);
@@ -279,7 +309,8 @@ public final class CandidateFamilies {
         for (Walk o : orders(base, estimate)) {
             Map<String, Walk> splitAndStage = new LinkedHashMap<>();
             stages(base, o).forEach(w -> add(splitAndStage, w));
-            panels(base, o).forEach(w -> add(splitAndStage, w));
+            panels(base, o).forEach(w -> stores(base, w).forEach(x -> add(splitAndStage, x)));
+            stores(base, o).forEach(w -> add(splitAndStage, w));
             if (threads > 1) {
                 splits(base, o).forEach(w -> add(splitAndStage, w));
             }

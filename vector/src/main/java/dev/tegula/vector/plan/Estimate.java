@@ -2,6 +2,7 @@ package dev.tegula.vector.plan;
 
 import dev.tegula.vector.kernels.Bands;
 import dev.tegula.vector.kernels.Elements;
+import dev.tegula.vector.kernels.Kernel;
 import dev.tegula.vector.kernels.StreamStores;
 import dev.tegula.vector.kernels.Strips;
 import dev.tegula.vector.plan.Walk.Blocked;
@@ -35,12 +36,16 @@ public final class Estimate {
      * more than a core's share of the caches, so no reader would have found it there anyway.
      */
     public static final long STREAMED_MIN_BYTES = 32L << 20;
+    /** The estimate streams runs (where it streams, {@link #STREAMED_MIN_BYTES}) at least this long, in bytes: four lines. */
+    public static final long STREAMED_MIN_RUN_BYTES = 256;
     /** The estimate's panels, in bytes. */
     public static final long ESTIMATE_PANEL_BYTES = 1L << 20;
 
     /**
      * {@return the estimate: the walk the engine's rules choose, with no timing}: loops in
-     * {@link LoopNest#estimateOrder()}, the outermost walked loop split between threads (a transpose's
+     * {@link LoopNest#estimateOrder()}; runs copied with streaming stores where those help this CPU
+     * and the destination is large ({@link #STREAMED_MIN_BYTES}, runs of at least
+     * {@link #STREAMED_MIN_RUN_BYTES}); the outermost walked loop split between threads (a transpose's
      * source-contiguous loop instead of its innermost where the destination rows are shorter than a
      * line, {@link #sharesDestinationLines});
      * for transposes 16x16 tiles where 512-bit vectors allow (32x32 for 2-byte elements), blocks of
@@ -49,7 +54,8 @@ public final class Estimate {
      * rows and not the source rows, and staged blocks of {@link #STAGED_BLOCK_I} x
      * {@link #STAGED_BLOCK_J}, streamed out where streaming stores help this CPU and the destination
      * is large ({@link #STREAMED_MIN_BYTES}), or else copied out where the destination rows lie far apart; panels where both sides' rows
-     * lie far apart and the transposed pair is small ({@link #PANEL_PAIR_BYTES}).
+     * lie far apart and the transposed pair is small ({@link #PANEL_PAIR_BYTES}), streamed out on the
+     * same terms.
      */
     public static Walk of(LoopNest base, Elements elements) {
         return estimate(base, elements, true);
@@ -70,7 +76,10 @@ public final class Estimate {
         }
         Walk plain = WalkRules.make(base, elements, new Spec(order, split, Plain.PLAIN, 0));
         if (plain != null) {
-            return plain;
+            Walk streamed = plain.kernel() == Kernel.COPY_RUNS && streams(nest, elements)
+                    && nest.extents()[nest.depth() - 1] * elements.dstBytes() >= STREAMED_MIN_RUN_BYTES
+                    ? WalkRules.make(base, elements, new Spec(order, split, Plain.STREAMED, 0)) : null;
+            return streamed != null ? streamed : plain;
         }
         int q = nest.sourceContiguousLoop();
         long sRow = elements.srcBytes(nest.srcStrides()[inner]);
@@ -85,7 +94,7 @@ public final class Estimate {
         }
         int tile = WalkRules.largestTile(nest, elements);
         boolean dstStrips = same && continuesDestinationRows(nest, q);
-        if (same && !dstStrips && StreamStores.helpsHere() && nest.elements() * elements.dstBytes() >= STREAMED_MIN_BYTES) {
+        if (same && !dstStrips && streams(nest, elements)) {
             return WalkRules.make(base, elements, new Spec(order, split,
                     new Blocked(tile, STAGED_BLOCK_I, STAGED_BLOCK_J, Strips.STREAMED, Bands.SOURCE), 0));
         }
@@ -103,7 +112,8 @@ public final class Estimate {
      * ordered so that the inner one has the smaller source stride (each source row is then read in
      * runs through it), panels of about {@link #ESTIMATE_PANEL_BYTES}, the inner panel loop taking
      * about twice the square root of the panel's indices (4x16 for 64 indices: longer source runs
-     * than 8x8, and faster on one thread and on two).
+     * than 8x8, and faster on one thread and on two), leaving their buffer with streaming stores where
+     * the estimate streams ({@link #STREAMED_MIN_BYTES}).
      */
     private static Walk panel(LoopNest base, int[] order, int split, Elements elements) {
         LoopNest nest = base.permuted(order);
@@ -125,7 +135,13 @@ public final class Estimate {
         long innerShare = 2 * Long.highestOneBit((long) Math.ceil(Math.sqrt(indices)));
         long panelInner = Math.min(e[loops[1]], innerShare);
         long panelOuter = Math.max(1, Math.min(e[loops[0]], indices / panelInner));
-        return WalkRules.make(base, elements, new Spec(o, split, new Paneled(t, panelOuter, panelInner), 0));
+        return WalkRules.make(base, elements, new Spec(o, split, new Paneled(t, panelOuter, panelInner,
+                streams(nest, elements)), 0));
+    }
+
+    /** {@return whether the estimate streams the nest's stores: where they help this CPU and the destination is large} */
+    private static boolean streams(LoopNest nest, Elements elements) {
+        return StreamStores.helpsHere() && nest.elements() * elements.dstBytes() >= STREAMED_MIN_BYTES;
     }
 
     /**

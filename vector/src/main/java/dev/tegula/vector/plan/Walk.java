@@ -17,7 +17,8 @@ import java.util.Locale;
  * <p>Its text form ({@link #toString()}, read back by {@link #parse}) is the spec's, with the loops
  * named by their position in the normalised nest ({@link LoopNest#normalise}, destination order),
  * e.g. {@code order=1,0,2 split=1 tile=16 block=512x64 strips=staged bands=source stage=4194304}, or
- * for a walk with panels {@code order=2,1,0,3 split=0 tile=16 panel=8x8}.
+ * for a walk with panels {@code order=2,1,0,3 split=0 tile=16 panel=8x8}; a walk without blocks whose
+ * stores stream adds {@code stores=streamed} (a blocked one says {@code strips=streamed}).
  *
  * @param nest     the nest with its loops in walk order (outermost first)
  * @param elements the elements it moves
@@ -33,12 +34,24 @@ public record Walk(LoopNest nest, Elements elements, Kernel kernel, Spec spec) {
     public sealed interface Form permits Plain, Blocked, Paneled {
         /** {@return the edge of the transpose tiles (0: none)} */
         int tile();
+
+        /**
+         * {@return whether the walk writes its destination with streaming stores
+         * ({@code dev.tegula.vector.kernels.StreamStores}): whole lines written without being read first}
+         */
+        boolean streamed();
     }
 
-    /** No tiles: runs, strided lines, or a transpose by a kernel without tiles (zip, narrow, element by element). */
-    public record Plain() implements Form {
-        /** The one plain form. */
-        public static final Plain PLAIN = new Plain();
+    /**
+     * No tiles: runs, strided lines, or a transpose by a kernel without tiles (zip, narrow, element by
+     * element). {@code streamed}: runs copied with streaming stores, a 2-D block of runs per call (only
+     * for runs, the loop around them walked by the kernel, no staged regions: {@link WalkRules#make}).
+     */
+    public record Plain(boolean streamed) implements Form {
+        /** The plain form with plain stores. */
+        public static final Plain PLAIN = new Plain(false);
+        /** Runs copied with streaming stores. */
+        public static final Plain STREAMED = new Plain(true);
 
         @Override
         public int tile() {
@@ -52,13 +65,27 @@ public record Walk(LoopNest nest, Elements elements, Kernel kernel, Spec spec) {
      * {@code strips} says, in the order {@code bands} says.
      */
     public record Blocked(int tile, long blockI, long blockJ, Strips strips, Bands bands) implements Form {
+        @Override
+        public boolean streamed() {
+            return strips == Strips.STREAMED;
+        }
     }
 
     /**
      * Panel by panel: the transposed pair times {@code outer × inner} indices of the two panel loops
-     * ({@link Walk#panelLoops}), in tiles of edge {@code tile}.
+     * ({@link Walk#panelLoops}), in tiles of edge {@code tile}; each panel leaves its buffer with
+     * streaming stores where {@code streamed}, else with bulk copies.
      */
-    public record Paneled(int tile, long outer, long inner) implements Form {
+    public record Paneled(int tile, long outer, long inner, boolean streamed) implements Form {
+        /** A panel form that leaves its buffer with bulk copies. */
+        public Paneled(int tile, long outer, long inner) {
+            this(tile, outer, inner, false);
+        }
+
+        /** {@return this form with streaming stores or without} */
+        public Paneled withStreamed(boolean s) {
+            return new Paneled(tile, outer, inner, s);
+        }
     }
 
     /**
@@ -124,12 +151,19 @@ public record Walk(LoopNest nest, Elements elements, Kernel kernel, Spec spec) {
             b.append(" split=").append(split);
             switch (form) {
                 case Plain p -> {
+                    if (p.streamed()) {
+                        b.append(" stores=streamed");
+                    }
                 }
                 case Blocked x -> b.append(" tile=").append(x.tile()).append(" block=").append(x.blockI()).append('x')
                         .append(x.blockJ()).append(" strips=").append(x.strips().name().toLowerCase(Locale.ROOT))
                         .append(" bands=").append(x.bands().name().toLowerCase(Locale.ROOT));
-                case Paneled x -> b.append(" tile=").append(x.tile()).append(" panel=").append(x.outer()).append('x')
-                        .append(x.inner());
+                case Paneled x -> {
+                    b.append(" tile=").append(x.tile()).append(" panel=").append(x.outer()).append('x').append(x.inner());
+                    if (x.streamed()) {
+                        b.append(" stores=streamed");
+                    }
+                }
             }
             if (stage > 0) {
                 b.append(" stage=").append(stage);
@@ -258,6 +292,7 @@ public record Walk(LoopNest nest, Elements elements, Kernel kernel, Spec spec) {
         long stage = 0;
         long[] panel = null;
         boolean blocked = false;
+        boolean streamedStores = false;
         for (String f : fields) {
             int eq = f.indexOf('=');
             if (eq < 0) {
@@ -284,6 +319,12 @@ public record Walk(LoopNest nest, Elements elements, Kernel kernel, Spec spec) {
                         blocked = true;
                     }
                     case "stage" -> stage = Long.parseLong(value);
+                    case "stores" -> streamedStores = switch (value) {
+                        case "streamed" -> true;
+                        case "plain" -> false;
+                        default -> throw new IllegalArgumentException("walk: stores '" + value
+                                + "' is neither streamed nor plain");
+                    };
                     default -> throw new IllegalArgumentException("walk: unknown field '" + key + "'");
                 }
             } catch (NumberFormatException e) {
@@ -298,11 +339,14 @@ public record Walk(LoopNest nest, Elements elements, Kernel kernel, Spec spec) {
             if (blocked) {
                 throw new IllegalArgumentException("walk: '" + text + "' has both panels and blocks");
             }
-            form = new Paneled(tile, panel[0], panel[1]);
+            form = new Paneled(tile, panel[0], panel[1], streamedStores);
         } else if (tile != 0 || blocked) {
+            if (streamedStores) {
+                throw new IllegalArgumentException("walk: '" + text + "' has blocks and stores=streamed (blocks say strips=streamed)");
+            }
             form = new Blocked(tile, block == null ? 0 : block[0], block == null ? 0 : block[1], strips, bands);
         } else {
-            form = Plain.PLAIN;
+            form = streamedStores ? Plain.STREAMED : Plain.PLAIN;
         }
         Walk w = WalkRules.make(base, elements, new Spec(order, split, form, stage));
         if (w == null) {

@@ -36,7 +36,9 @@ public final class WalkRules {
      * that fits the staging buffer, source strips and bands for a conversion) or panels
      * ({@link Paneled}: see {@link #paneled}); a staged region must lie within
      * {@link #MIN_STAGE}..{@link #MAX_STAGE} and hold at least one index of the split loop, whose
-     * destination region must be one contiguous block ({@link #stageUnit}).
+     * destination region must be one contiguous block ({@link #stageUnit}). Streaming stores go with
+     * no staged region: for a walk without tiles only on runs ({@link Kernel#COPY_RUNS}) whose
+     * surrounding loop the kernel walks (threads do not share the runs' own loop).
      */
     public static Walk make(LoopNest base, Elements elements, Spec spec) {
         int d = base.depth();
@@ -85,6 +87,9 @@ public final class WalkRules {
             return null;   // a nest the tile kernels take has a tile
         }
         Kernel k = Kernel.choose(c);
+        if (k != null && spec.form().streamed() && (k != Kernel.COPY_RUNS || stage != 0 || d < 2 || split == d - 1)) {
+            return null;   // streaming stores copy a block of runs: the loop around them walked by the kernel, not staged
+        }
         return k == null ? null : new Walk(nest, elements, k, spec);
     }
 

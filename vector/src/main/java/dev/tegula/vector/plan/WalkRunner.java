@@ -82,7 +82,7 @@ public final class WalkRunner {
             int[] loops = Walk.panelLoops(nest);
             PanelKernels.Job job = new PanelKernels.Job(nest.extents(), nest.srcStrides(), nest.dstStrides(),
                     nest.srcOffset(), nest.dstOffset(), nest.sourceContiguousLoop(), loops[0], loops[1], p.outer(),
-                    p.inner(), p.tile(), w.split());
+                    p.inner(), p.tile(), w.split(), p.streamed());
             PanelKernels.run(job, src, dst, w.elements().dstBytes(), lo, hi);
             return;
         }
@@ -109,7 +109,8 @@ public final class WalkRunner {
         long hi = level == split ? to : nest.extents()[level];
         if (w.kernel() == Kernel.COPY_RUNS && level == inner - 1 && split != inner) {
             int b = w.elements().dstBytes();
-            CopyKernels.runs(src, so + lo * s, s, dst, dO + lo * t, t, hi - lo, nest.extents()[inner] * b, b);
+            CopyKernels.runs(src, so + lo * s, s, dst, dO + lo * t, t, hi - lo, nest.extents()[inner] * b, b,
+                    w.form().streamed());
             return;
         }
         for (long i = lo; i < hi; i++) {

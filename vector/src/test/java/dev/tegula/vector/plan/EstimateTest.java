@@ -84,6 +84,33 @@ class EstimateTest {
     }
 
     @Test
+    void theEstimateStreamsLargeRunsAndPanelsWhereStreamingHelps() {
+        boolean streams = StreamStores.helpsHere();
+        // f32[256,512,512] (1,0,2), in destination order: 256 MiB in runs of 2 KiB
+        Walk runs = Estimate.of(nest(new long[] {512, 256, 512}, new long[] {512, 262144, 1},
+                new long[] {131072, 512, 1}), Elements.same(4));
+        assertEquals(Kernel.COPY_RUNS, runs.kernel(), runs.toString());
+        assertEquals(streams, runs.form().streamed(), runs.toString());
+        // the same in 16 MiB: under the threshold
+        Walk small = Estimate.of(nest(new long[] {128, 64, 512}, new long[] {512, 65536, 1},
+                new long[] {32768, 512, 1}), Elements.same(4));
+        assertFalse(small.form().streamed(), small.toString());
+        // 256 MiB in runs of 16 bytes: a quarter line each
+        Walk shortRuns = Estimate.of(nest(new long[] {4096, 4096, 4}, new long[] {4, 16384, 1},
+                new long[] {16384, 4, 1}), Elements.same(4));
+        assertEquals(Kernel.COPY_RUNS, shortRuns.kernel(), shortRuns.toString());
+        assertFalse(shortRuns.form().streamed(), shortRuns.toString());
+        // f32[64,64,64,64] reversed (64 MiB): panels, streamed where streaming helps
+        ArrayShape from = shape("f32[64,64,64,64]{3,2,1,0}");
+        Walk panels = TestPlans.walks(TestPlans.estimate(from, from.withLayout(dev.tegula.core.Layout.of(0, 1, 2, 3)), 1))
+                .get(0);
+        if (Tuning.TILE > 0) {
+            assertTrue(panels.paneled(), panels.toString());
+            assertEquals(streams, panels.form().streamed(), panels.toString());
+        }
+    }
+
+    @Test
     void destinationStripsWhereOnlyTheDestinationRowsContinue() {
         // the nests of RelayoutBench's transposes, in destination order (outermost first)
         // f32[64,64,64,64] (3,2,1,0): loops d, c, b, a; the kernel pairs d (source-contiguous) with a

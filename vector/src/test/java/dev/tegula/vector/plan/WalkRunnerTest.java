@@ -48,7 +48,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What runs is what the plan names: candidate walks of transposes (tiles, blocks, strips, staging,
- * panels), narrow rows, zips, runs, the fused f32 → bf16 conversion and the widening ones, a spread of each kernel's
+ * panels, streaming stores), narrow rows, zips, runs, the fused f32 → bf16 conversion and the widening ones, a spread of each kernel's
  * candidates per case, run the kernel they name and no other, on one thread and cut between three, and matches the reference.
  * vector/pom.xml runs this class at the machine's widest vectors, at {@code -XX:UseAVX=2} and with
  * the scalar kernels.
@@ -173,6 +173,89 @@ class WalkRunnerTest {
         Set<Kernel> ran = KernelTrace.stop();
         assertEquals(-1, ref.mismatch(fast), () -> plan.describe() + " on " + threads + " thread(s)");
         return ran;
+    }
+
+    @Test
+    void streamedRunsAndPanelsWriteWhatPlainStoresWrite() {
+        // runs of 1 to 148 bytes (heads and tails of 64-byte lines at every start), the loop around
+        // them walked by the kernel; and 4-D reversals panel by panel
+        String[] runs = {
+            "f32[5,7,37]{2,1,0}|f32[5,7,37]{2,0,1}", "bf16[9,4,100]{2,1,0}|bf16[9,4,100]{2,0,1}",
+            "s8[6,5,67]{2,1,0}|s8[6,5,67]{2,0,1}", "s8[3,70,1]{2,1,0}|s8[3,70,1]{2,0,1}",
+            "f32[64,256]{1,0}|f32[64,256]{1,0:T(8,128)}", "f64[4,33,16]{2,1,0}|f64[4,33,16]{2,0,1}",
+        };
+        int streamed = 0;
+        for (String c : runs) {
+            String[] p = c.split("\\|");
+            ArrayShape from = shape(p[0]);
+            ArrayShape to = shape(p[1]);
+            RelayoutPlan estimate = TestPlans.estimate(from, to, 3);
+            RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) TestPlans.strategy(estimate);
+            LoopNest base = nests.nests().get(0);
+            Walk w = TestPlans.walks(estimate).get(0);
+            for (Walk o : CandidateFamilies.orders(base, w)) {
+                for (Walk x : CandidateFamilies.stores(base, o)) {
+                    if (x.form().streamed()) {
+                        assertEquals(Kernel.COPY_RUNS, x.kernel(), x.toString());
+                        assertEquals(x.toString(), Walk.parse(x.toString(), base, nests.elements()).toString());
+                        RelayoutPlan plan = TestPlans.of(from, to, nests, List.of(x), 3);
+                        RelayoutProperties.checkPlan(from, to, plan, null, 1);
+                        RelayoutProperties.checkPlan(from, to, plan, pool, 3);
+                        streamed++;
+                    }
+                }
+            }
+        }
+        Reversal rev = reversal("f32[32,16,16,32]{3,2,1,0}");
+        Reversal rev2 = reversal("bf16[64,8,4,32]{3,2,1,0}");
+        for (Reversal r : List.of(rev, rev2)) {
+            LoopNest base = r.nests().nests().get(0);
+            for (Walk panel : r.panels()) {
+                for (Walk x : CandidateFamilies.stores(base, panel)) {
+                    if (x.form().streamed()) {
+                        assertTrue(x.paneled(), x.toString());
+                        assertEquals(x.toString(), Walk.parse(x.toString(), base, r.nests().elements()).toString());
+                        RelayoutPlan plan = TestPlans.of(r.from(), r.to(), r.nests(), List.of(x), 3);
+                        RelayoutProperties.checkPlan(r.from(), r.to(), plan, null, 1);
+                        RelayoutProperties.checkPlan(r.from(), r.to(), plan, pool, 3);
+                        streamed++;
+                    }
+                }
+            }
+        }
+        // where the routine is there, each case had walks that stream; elsewhere none are offered
+        if (dev.tegula.vector.kernels.StreamStores.available()) {
+            assertTrue(streamed >= runs.length + (Tuning.TILE > 0 ? 2 : 0), "streamed walks checked: " + streamed);
+        } else {
+            assertEquals(0, streamed);
+        }
+    }
+
+    @Test
+    void streamingStoresGoOnlyWithRunsTheKernelWalksAndNoStagedRegion() {
+        ArrayShape from = shape("f32[64,32,48]{2,1,0}");
+        ArrayShape to = shape("f32[64,32,48]{2,0,1}");
+        RelayoutPlan estimate = TestPlans.estimate(from, to, 1);
+        RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) TestPlans.strategy(estimate);
+        LoopNest base = nests.nests().get(0);
+        Elements e = nests.elements();
+        Walk w = TestPlans.walks(estimate).get(0);
+        Walk.Spec streamed = w.spec().withForm(Walk.Plain.STREAMED).withStage(0);
+        assertEquals(Kernel.COPY_RUNS, WalkRules.make(base, e, streamed).kernel());
+        // threads sharing the runs' own loop: each call would be one run, one fence
+        assertEquals(null, WalkRules.make(base, e, streamed.withSplit(base.depth() - 1)));
+        // a staged region is meant to stay in the caches
+        assertEquals(null, WalkRules.make(base, e, streamed.withSplit(0).withStage(1L << 20)));
+        // a transpose streams through its strips or panels, not as runs
+        ArrayShape t = shape("f32[64,96]{0,1}");
+        RelayoutPlan te = TestPlans.estimate(shape("f32[64,96]{1,0}"), t, 1);
+        RelayoutStrategy.Nests tn = (RelayoutStrategy.Nests) TestPlans.strategy(te);
+        Walk tw = TestPlans.walks(te).get(0);
+        assertEquals(null, WalkRules.make(tn.nests().get(0), tn.elements(), tw.spec().withForm(Walk.Plain.STREAMED)));
+        assertThrows(IllegalArgumentException.class, () -> Walk.parse(w + " stores=sideways", base, e));
+        assertThrows(IllegalArgumentException.class,
+                () -> Walk.parse("order=0,1 split=0 tile=16 block=64x64 strips=source bands=source stores=streamed",
+                        tn.nests().get(0), tn.elements()));
     }
 
     @Test
