@@ -41,6 +41,13 @@ public final class StreamStores {
     private StreamStores() {
     }
 
+    /**
+     * Most bytes one call of the routine writes: a longer block is copied in several calls, as a call
+     * made with {@code Linker.Option.critical} holds its thread (and a garbage collection waiting for
+     * it) until it returns.
+     */
+    static final long CALL_BYTES = 1L << 20;
+
     /** The system property that turns the routine off ({@code false}). */
     static final String PROPERTY = "tegula.relayout.streamStores";
 
@@ -145,18 +152,38 @@ public final class StreamStores {
         }
         MemorySegment from = src.asSlice(srcOffset, Math.addExact(Math.multiplyExact(rows - 1, srcStride), rowBytes));
         MemorySegment to = dst.asSlice(dstOffset, Math.addExact(Math.multiplyExact(rows - 1, dstStride), rowBytes));
-        if (ROUTINE != null) {
-            try {
-                ROUTINE.invokeExact(from, srcStride, to, dstStride, rows, rowBytes);
-                return;
-            } catch (RuntimeException | Error e) {
-                throw e;
-            } catch (Throwable t) {
-                throw new IllegalStateException(t);
+        if (ROUTINE == null) {
+            for (long r = 0; r < rows; r++) {
+                MemorySegment.copy(from, r * srcStride, to, r * dstStride, rowBytes);
             }
+            return;
         }
-        for (long r = 0; r < rows; r++) {
-            MemorySegment.copy(from, r * srcStride, to, r * dstStride, rowBytes);
+        // calls of at most CALL_BYTES: a critical call keeps the thread from a safepoint until it returns
+        if (rowBytes > CALL_BYTES) {
+            for (long r = 0; r < rows; r++) {
+                for (long at = 0; at < rowBytes; at += CALL_BYTES) {
+                    stream(from, r * srcStride + at, 0, to, r * dstStride + at, 0, 1, Math.min(CALL_BYTES, rowBytes - at));
+                }
+            }
+            return;
+        }
+        long per = CALL_BYTES / rowBytes;
+        for (long r = 0; r < rows; r += per) {
+            stream(from, r * srcStride, srcStride, to, r * dstStride, dstStride, Math.min(per, rows - r), rowBytes);
+        }
+    }
+
+    /** One call of the routine on rows already checked to lie inside {@code from} and {@code to}. */
+    private static void stream(MemorySegment from, long so, long srcStride, MemorySegment to, long dO, long dstStride,
+                               long rows, long rowBytes) {
+        MemorySegment f = so == 0 ? from : from.asSlice(so);
+        MemorySegment t = dO == 0 ? to : to.asSlice(dO);
+        try {
+            ROUTINE.invokeExact(f, srcStride, t, dstStride, rows, rowBytes);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
         }
     }
 

@@ -122,6 +122,29 @@ class StreamStoresTest {
     }
 
     @Test
+    void blocksLargerThanOneCallCopyLikePlainCopies() {
+        long call = StreamStores.CALL_BYTES;
+        try (Arena arena = Arena.ofConfined()) {
+            // rows longer than a call, and many short rows that take several calls, from odd offsets
+            long[][] blocks = {{3, call + 100, call + 164, call + 228}, {2 * call / 1000 + 7, 1000, 1100, 1037}};
+            for (long[] k : blocks) {
+                long rows = k[0];
+                long rowBytes = k[1];
+                long ss = k[2];
+                long ds = k[3];
+                long span = (rows - 1) * Math.max(ss, ds) + rowBytes + 128;
+                MemorySegment src = arena.allocate(span, 64);
+                MemorySegment dst = arena.allocate(span, 64);
+                MemorySegment expected = arena.allocate(span, 64);
+                MemorySegment garbage = arena.allocate(span, 64);
+                fill(src, 3);
+                fill(garbage, 4);
+                check(src, 5, ss, dst, expected, garbage, 19, ds, rows, rowBytes);
+            }
+        }
+    }
+
+    @Test
     void theSwitchAndOtherPlatformsSayWhyThereIsNoRoutine() {
         assertTrue(StreamStores.refusal("false", "Linux", "amd64").contains("tegula.relayout.streamStores=false"));
         assertTrue(StreamStores.refusal(" FALSE ", "Linux", "amd64").contains("=false"));
