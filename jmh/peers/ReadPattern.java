@@ -40,36 +40,22 @@ public class ReadPattern {
         return acc.reduceLanes(VectorOperators.ADD);
     }
 
-    /** source strips of 16 rows in blocks bi (elements of a row) x bj (rows), 512-bit loads, a line per row per step */
-    static int tiles16(MemorySegment s, long bi, long bj) {
-        IntVector acc = IntVector.zero(I16);
+    /**
+     * Strips of 16 source rows in blocks of bi elements of a row by bj rows: per step one load of each
+     * row, of the species' width (512 bits: a line, the 16x16 tiles; 256 bits: half a line, two 8x8
+     * tiles side by side).
+     */
+    static int strips(MemorySegment s, long bi, long bj, VectorSpecies<Integer> species) {
+        IntVector acc = IntVector.zero(species);
+        int step = species.length();
         for (long jb = 0; jb < N; jb += bj) {
             for (long ib = 0; ib < N; ib += bi) {
                 for (long j = jb; j < jb + bj; j += 16) {
                     long base = j * ROW;
-                    for (long i = ib; i < ib + bi; i += 16) {
+                    for (long i = ib; i < ib + bi; i += step) {
                         long o = base + i * 4;
                         for (int r = 0; r < 16; r++) {
-                            acc = acc.add(IntVector.fromMemorySegment(I16, s, o + r * ROW, NO));
-                        }
-                    }
-                }
-            }
-        }
-        return acc.reduceLanes(VectorOperators.ADD);
-    }
-
-    /** as tiles16, with 256-bit loads: 8 rows per tile, two tiles side by side per step (16 rows x 32 B) */
-    static int tiles8(MemorySegment s, long bi, long bj) {
-        IntVector acc = IntVector.zero(I8);
-        for (long jb = 0; jb < N; jb += bj) {
-            for (long ib = 0; ib < N; ib += bi) {
-                for (long j = jb; j < jb + bj; j += 16) {
-                    long base = j * ROW;
-                    for (long i = ib; i < ib + bi; i += 8) {
-                        long o = base + i * 4;
-                        for (int r = 0; r < 16; r++) {
-                            acc = acc.add(IntVector.fromMemorySegment(I8, s, o + r * ROW, NO));
+                            acc = acc.add(IntVector.fromMemorySegment(species, s, o + r * ROW, NO));
                         }
                     }
                 }
@@ -89,8 +75,8 @@ public class ReadPattern {
             long t0 = System.nanoTime(); sink += seq(s); long t1 = System.nanoTime();
             b.append(String.format("seq %.2f", BYTES / (double) (t1 - t0)));
             for (long[] k : blocks) {
-                t0 = System.nanoTime(); sink += tiles16(s, k[0], k[1]); t1 = System.nanoTime();
-                long t2 = System.nanoTime(); sink += tiles8(s, k[0], k[1]); long t3 = System.nanoTime();
+                t0 = System.nanoTime(); sink += strips(s, k[0], k[1], I16); t1 = System.nanoTime();
+                long t2 = System.nanoTime(); sink += strips(s, k[0], k[1], I8); long t3 = System.nanoTime();
                 b.append(String.format(" | %dx%d t16 %.2f t8 %.2f", k[0], k[1], BYTES / (double) (t1 - t0), BYTES / (double) (t3 - t2)));
             }
             System.out.println(b + " GB/s read  " + (sink & 1));

@@ -165,14 +165,20 @@ public final class TransposeKernels {
      */
     public static void transpose(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI,
                                  long nJ, long sJ, Kernel kernel, long blockI, long blockJ, Strips strips,
-                                 Bands bands) {
+                                 Bands bands, boolean touch) {
         KernelTrace.ran(kernel);
-        blocks(src, so, dst, dO, b, nI, tI, nJ, sJ, kernel, blockI, blockJ, strips, bands);
+        blocks(src, so, dst, dO, b, nI, tI, nJ, sJ, kernel, blockI, blockJ, strips, bands, touch);
     }
 
     /** The transpose of {@link #transpose}, untraced: for kernels that transpose a buffer of their own. */
     static void blocks(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI, long nJ,
                        long sJ, Kernel kernel, long blockI, long blockJ, Strips strips, Bands bands) {
+        blocks(src, so, dst, dO, b, nI, tI, nJ, sJ, kernel, blockI, blockJ, strips, bands, false);
+    }
+
+    private static void blocks(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI,
+                               long nJ, long sJ, Kernel kernel, long blockI, long blockJ, Strips strips, Bands bands,
+                               boolean touch) {
         int t = kernel.tile();
         MemorySegment w = TILE_BUFFER.get();
         int tj = Math.max(t, 64 / b);             // destination elements per step: whole 64-byte lines
@@ -212,12 +218,19 @@ public final class TransposeKernels {
                     outRow = (jEnd - jb) * b;
                     outBase = -(ib * outRow + jb * b);
                 }
+                int touched = 0;
                 for (long j = jb; j < jEnd; j += tj) {
                     long srcStrip = (so + j * sJ) * b;
                     long outCol = outBase + j * b;
+                    if (touch && j + tj < jEnd) {
+                        touched ^= touchRows(src, srcStrip + tj * sRow + ib * b, sRow, tj);
+                    }
                     for (long i = ib; i < iEnd; i += t) {
                         step(src, srcStrip + i * b, sRow, out, outCol + i * outRow, outRow, b, t, tj, w);
                     }
+                }
+                if (touch) {
+                    w.set(java.lang.foreign.ValueLayout.JAVA_BYTE, 0, (byte) touched);   // keeps the touches' loads
                 }
                 if (staged && strips == Strips.STREAMED) {
                     StreamStores.copy2d(out, 0, outRow, dst, (dO + jb + ib * tI) * b, dRow, iEnd - ib, outRow);
@@ -238,6 +251,19 @@ public final class TransposeKernels {
         for (long j = fullJ; j < nJ; j++) {
             CopyKernels.stridedLine(src, so + j * sJ, 1, dst, dO + j, tI, fullI, b);
         }
+    }
+
+    /**
+     * {@return the XOR of one byte of each of {@code rows} rows from {@code at}, {@code rowBytes} apart}: a
+     * touch that starts the reads of the next strip's rows (their first line) before its tiles need
+     * them; the caller keeps the result, so the loads are not dropped.
+     */
+    private static int touchRows(MemorySegment src, long at, long rowBytes, int rows) {
+        int x = 0;
+        for (int r = 0; r < rows; r++) {
+            x ^= src.get(java.lang.foreign.ValueLayout.JAVA_BYTE, at + r * rowBytes);
+        }
+        return x;
     }
 
     /** One step of a strip: t destination rows by tj destination elements, as tj / t square tiles. */

@@ -49,7 +49,7 @@ public final class CandidateFamilies {
             Walk plain = Estimate.withoutPanels(base, elements);
             add(out, WalkRules.make(base, elements, w.spec().withForm(
                     plain.form() instanceof Blocked x ? new Blocked(w.tile(), x.blockI(), x.blockJ(), x.strips(),
-                            x.bands()) : plain.form()).withStage(0)));
+                            x.bands(), x.touch()) : plain.form()).withStage(0)));
         } else {
             add(out, w);
         }
@@ -207,6 +207,20 @@ public final class CandidateFamilies {
         return List.copyOf(out.values());
     }
 
+    /**
+     * {@return walks like transposing {@code w} with and without touches of the next strip's source
+     * rows ({@link Blocked#touch})}; just {@code w} where it has no blocks
+     */
+    public static List<Walk> touches(LoopNest base, Walk w) {
+        if (!(w.form() instanceof Blocked x)) {
+            return List.of(w);
+        }
+        Map<String, Walk> out = new LinkedHashMap<>();
+        add(out, w);
+        add(out, WalkRules.make(base, w.elements(), w.spec().withForm(x.withTouch(!x.touch()))));
+        return List.copyOf(out.values());
+    }
+
     /** {@return walks like transposing {@code w} with every block size of {@link #BLOCK_EDGES} that the nest's extents can use} */
     public static List<Walk> blocks(LoopNest base, Walk w) {
         if (!(w.form() instanceof Blocked x)) {
@@ -225,7 +239,7 @@ public final class CandidateFamilies {
                     continue;
                 }
                 add(out, WalkRules.make(base, w.elements(),
-                        w.spec().withForm(new Blocked(x.tile(), bi, bj, x.strips(), x.bands()))));
+                        w.spec().withForm(new Blocked(x.tile(), bi, bj, x.strips(), x.bands(), x.touch()))));
             }
         }
         return out.isEmpty() ? List.of(w) : List.copyOf(out.values());
@@ -273,7 +287,8 @@ public final class CandidateFamilies {
                     bi = Estimate.STAGED_BLOCK_I;
                     bj = Estimate.STAGED_BLOCK_J;
                 }
-                add(out, WalkRules.make(base, w.elements(), w.spec().withForm(new Blocked(x.tile(), bi, bj, s, bands))));
+                add(out, WalkRules.make(base, w.elements(), w.spec().withForm(new Blocked(x.tile(), bi, bj, s, bands,
+                        x.touch()))));
             }
         }
         return List.copyOf(out.values());
@@ -288,7 +303,7 @@ public final class CandidateFamilies {
         for (int t : Kernel.tileEdges()) {
             if (WalkRules.tiled(w.nest(), w.elements(), t)) {
                 Walk.Form f = switch (w.form()) {
-                    case Blocked x -> new Blocked(t, x.blockI(), x.blockJ(), x.strips(), x.bands());
+                    case Blocked x -> new Blocked(t, x.blockI(), x.blockJ(), x.strips(), x.bands(), x.touch());
                     case Paneled p -> new Paneled(t, p.outer(), p.inner(), p.streamed());
                     case Walk.Plain p -> p;
                 };
@@ -300,7 +315,7 @@ public final class CandidateFamilies {
 
     /**
      * {@return every walk of the nest (orders, staging, panels, stores, splits when {@code threads > 1},
-     * blocks, strips, band orders, tiles), at most {@code limit}, the estimate first}
+     * blocks, strips, band orders, tiles, touches), at most {@code limit}, the estimate first}
      */
     public static List<Walk> all(LoopNest base, Elements elements, int threads, int limit) {
         Walk estimate = Estimate.of(base, elements);
@@ -318,10 +333,12 @@ public final class CandidateFamilies {
                 for (Walk t : tiles(base, s)) {
                     for (Walk st : strips(base, t)) {
                         for (Walk bl : blocks(base, st)) {
-                            if (out.size() >= limit) {
-                                return List.copyOf(out.values());
+                            for (Walk tc : touches(base, bl)) {
+                                if (out.size() >= limit) {
+                                    return List.copyOf(out.values());
+                                }
+                                add(out, tc);
                             }
-                            add(out, bl);
                         }
                     }
                 }

@@ -20,7 +20,7 @@ import java.util.function.BiFunction;
  * finished no compilation during the second (so it has compiled them), then every candidate of a
  * family runs {@link CandidateTimer#TIMED_ROUNDS} times, interleaved with the others. A measuring
  * planner ({@link Planning#MEASURE}) tries the families one after the other (loop orders, staging,
- * stores, strips and band orders, blocks, tiles, thread splits), each starting from the best walk so far, in
+ * stores, strips and band orders, blocks, touches, tiles, thread splits), each starting from the best walk so far, in
  * {@link #MEASURE_PASSES} passes (the best of one family depends on the others'; the later passes
  * try only blocks next to the best walk's, {@link #families}), then panels; an exhaustive one
  * ({@link Planning#EXHAUSTIVE}) times every combination. A timing on a sample can mislead (a walk that
@@ -153,7 +153,7 @@ public final class MeasuredSearch {
 
     /**
      * {@return the families of candidates of pass {@code pass} of a measuring planner, in the order
-     * timed}: loop orders, staging, stores, strips and band orders, blocks, tiles and (threads) split; blocks
+     * timed}: loop orders, staging, stores, strips and band orders, blocks, touches, tiles and (threads) split; blocks
      * every way in the first pass, and next to the best walk's in the later ones
      * ({@link CandidateFamilies#blocksNear}: the first pass has ranked the whole grid, and timing all
      * of it again took a good sample of the plan's time)
@@ -165,6 +165,7 @@ public final class MeasuredSearch {
         families.add(CandidateFamilies::stores);
         families.add(CandidateFamilies::strips);
         families.add(pass == 0 ? CandidateFamilies::blocks : CandidateFamilies::blocksNear);
+        families.add(CandidateFamilies::touches);
         families.add(CandidateFamilies::tiles);
         if (threads > 1) {
             families.add(CandidateFamilies::splits);

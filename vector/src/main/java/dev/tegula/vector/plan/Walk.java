@@ -18,7 +18,8 @@ import java.util.Locale;
  * named by their position in the normalised nest ({@link LoopNest#normalise}, destination order),
  * e.g. {@code order=1,0,2 split=1 tile=16 block=512x64 strips=staged bands=source stage=4194304}, or
  * for a walk with panels {@code order=2,1,0,3 split=0 tile=16 panel=8x8}; a walk without blocks whose
- * stores stream adds {@code stores=streamed} (a blocked one says {@code strips=streamed}).
+ * stores stream adds {@code stores=streamed} (a blocked one says {@code strips=streamed}); a blocked walk that touches the next strip's rows
+ * adds {@code touch=next}.
  *
  * @param nest     the nest with its loops in walk order (outermost first)
  * @param elements the elements it moves
@@ -62,9 +63,21 @@ public record Walk(LoopNest nest, Elements elements, Kernel kernel, Spec spec) {
     /**
      * The blocked transpose: square tiles of edge {@code tile} in blocks of {@code blockI} elements
      * of each source row (its destination rows) by {@code blockJ} source rows, walked and stored as
-     * {@code strips} says, in the order {@code bands} says.
+     * {@code strips} says, in the order {@code bands} says; where {@code touch}, each strip of source
+     * rows first loads one element of each row of the next strip of the block (source strips only), so
+     * that the reads of those rows are under way before their tiles need them.
      */
-    public record Blocked(int tile, long blockI, long blockJ, Strips strips, Bands bands) implements Form {
+    public record Blocked(int tile, long blockI, long blockJ, Strips strips, Bands bands, boolean touch) implements Form {
+        /** A blocked form without touches. */
+        public Blocked(int tile, long blockI, long blockJ, Strips strips, Bands bands) {
+            this(tile, blockI, blockJ, strips, bands, false);
+        }
+
+        /** {@return this form with touches or without} */
+        public Blocked withTouch(boolean t) {
+            return new Blocked(tile, blockI, blockJ, strips, bands, t);
+        }
+
         @Override
         public boolean streamed() {
             return strips == Strips.STREAMED;
@@ -157,7 +170,8 @@ public record Walk(LoopNest nest, Elements elements, Kernel kernel, Spec spec) {
                 }
                 case Blocked x -> b.append(" tile=").append(x.tile()).append(" block=").append(x.blockI()).append('x')
                         .append(x.blockJ()).append(" strips=").append(x.strips().name().toLowerCase(Locale.ROOT))
-                        .append(" bands=").append(x.bands().name().toLowerCase(Locale.ROOT));
+                        .append(" bands=").append(x.bands().name().toLowerCase(Locale.ROOT))
+                        .append(x.touch() ? " touch=next" : "");
                 case Paneled x -> {
                     b.append(" tile=").append(x.tile()).append(" panel=").append(x.outer()).append('x').append(x.inner());
                     if (x.streamed()) {
@@ -293,6 +307,7 @@ public record Walk(LoopNest nest, Elements elements, Kernel kernel, Spec spec) {
         long[] panel = null;
         boolean blocked = false;
         boolean streamedStores = false;
+        boolean touch = false;
         for (String f : fields) {
             int eq = f.indexOf('=');
             if (eq < 0) {
@@ -319,6 +334,15 @@ public record Walk(LoopNest nest, Elements elements, Kernel kernel, Spec spec) {
                         blocked = true;
                     }
                     case "stage" -> stage = Long.parseLong(value);
+                    case "touch" -> {
+                        touch = switch (value) {
+                            case "next" -> true;
+                            case "none" -> false;
+                            default -> throw new IllegalArgumentException("walk: touch '" + value
+                                    + "' is neither next nor none");
+                        };
+                        blocked = true;
+                    }
                     case "stores" -> streamedStores = switch (value) {
                         case "streamed" -> true;
                         case "plain" -> false;
@@ -344,7 +368,7 @@ public record Walk(LoopNest nest, Elements elements, Kernel kernel, Spec spec) {
             if (streamedStores) {
                 throw new IllegalArgumentException("walk: '" + text + "' has blocks and stores=streamed (blocks say strips=streamed)");
             }
-            form = new Blocked(tile, block == null ? 0 : block[0], block == null ? 0 : block[1], strips, bands);
+            form = new Blocked(tile, block == null ? 0 : block[0], block == null ? 0 : block[1], strips, bands, touch);
         } else {
             form = streamedStores ? Plain.STREAMED : Plain.PLAIN;
         }

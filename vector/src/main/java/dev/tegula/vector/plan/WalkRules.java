@@ -71,8 +71,11 @@ public final class WalkRules {
                     || x.bands() == null) {
                 return null;
             }
-            if (elements.converts() && (x.strips() != Strips.SOURCE || x.bands() != Bands.SOURCE)) {
+            if (elements.converts() && (x.strips() != Strips.SOURCE || x.bands() != Bands.SOURCE || x.touch())) {
                 return null;
+            }
+            if (x.touch() && x.strips() == Strips.DESTINATION) {
+                return null;   // touches lead strips of source rows
             }
             if (x.strips().staged() && elements.srcBytes(x.blockI() * x.blockJ()) > TransposeKernels.STAGE_BYTES) {
                 return null;

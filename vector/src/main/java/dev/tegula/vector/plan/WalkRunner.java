@@ -157,7 +157,7 @@ public final class WalkRunner {
             case TILES_32, TILES_16, TILES_8 -> {
                 Blocked x = (Blocked) form;
                 TransposeKernels.transpose(src, so, dst, dO, b, nI, tI, nJ, sJ, k, x.blockI(), x.blockJ(), x.strips(),
-                        x.bands());
+                        x.bands(), x.touch());
             }
             case ZIP_2 -> ZipKernels.zip2(src, so, sJ, dst, dO, nI);
             case UNZIP_2 -> ZipKernels.unzip2(src, so, dst, dO, tI, nJ);

@@ -33,6 +33,17 @@ class StreamStoresTest {
         }
     }
 
+    /** A source and garbage of random bytes (seeds {@code seed} and {@code seed + 1}), and two destinations, 64-byte aligned. */
+    private record Buffers(MemorySegment src, MemorySegment dst, MemorySegment expected, MemorySegment garbage) {
+        static Buffers of(Arena arena, long span, long seed) {
+            Buffers b = new Buffers(arena.allocate(span, 64), arena.allocate(span, 64), arena.allocate(span, 64),
+                    arena.allocate(span, 64));
+            fill(b.src(), seed);
+            fill(b.garbage(), seed + 1);
+            return b;
+        }
+    }
+
     /** Copies with the routine and with plain row copies from the same start, and compares all of both destinations. */
     private static void check(MemorySegment src, long so, long ss, MemorySegment dst, MemorySegment expected,
                               MemorySegment garbage, long dO, long ds, long rows, long rowBytes) {
@@ -51,12 +62,11 @@ class StreamStoresTest {
     @Test
     void everyAlignmentAndRowLengthCopiesLikePlainCopies() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment src = arena.allocate(SPAN, 64);
-            MemorySegment dst = arena.allocate(SPAN, 64);
-            MemorySegment expected = arena.allocate(SPAN, 64);
-            MemorySegment garbage = arena.allocate(SPAN, 64);
-            fill(src, 1);
-            fill(garbage, 2);
+            Buffers x = Buffers.of(arena, SPAN, 1);
+            MemorySegment src = x.src();
+            MemorySegment dst = x.dst();
+            MemorySegment expected = x.expected();
+            MemorySegment garbage = x.garbage();
             for (int dA = 0; dA < 64; dA++) {
                 for (int sA = 0; sA < 64; sA++) {
                     for (int n = 0; n <= 300; n++) {
@@ -132,14 +142,8 @@ class StreamStoresTest {
                 long rowBytes = k[1];
                 long ss = k[2];
                 long ds = k[3];
-                long span = (rows - 1) * Math.max(ss, ds) + rowBytes + 128;
-                MemorySegment src = arena.allocate(span, 64);
-                MemorySegment dst = arena.allocate(span, 64);
-                MemorySegment expected = arena.allocate(span, 64);
-                MemorySegment garbage = arena.allocate(span, 64);
-                fill(src, 3);
-                fill(garbage, 4);
-                check(src, 5, ss, dst, expected, garbage, 19, ds, rows, rowBytes);
+                Buffers x = Buffers.of(arena, (rows - 1) * Math.max(ss, ds) + rowBytes + 128, 3);
+                check(x.src(), 5, ss, x.dst(), x.expected(), x.garbage(), 19, ds, rows, rowBytes);
             }
         }
     }

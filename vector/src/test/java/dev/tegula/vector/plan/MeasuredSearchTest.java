@@ -177,7 +177,7 @@ class MeasuredSearchTest {
         Walk.Blocked e = (Walk.Blocked) estimate.form();
         Walk w = WalkRules.make(base, Elements.same(4), estimate.spec().withForm(
                 new Walk.Blocked(e.tile(), 256, 64, e.strips(), e.bands())));
-        // the fifth family of a pass: orders, staging, stores, strips, blocks
+        // the fifth family of a pass: orders, staging, stores, strips, blocks (then touches, tiles)
         List<Walk> grid = MeasuredSearch.families(1, 0).get(4).apply(base, w);
         List<Walk> near = MeasuredSearch.families(1, 1).get(4).apply(base, w);
         assertEquals(36, grid.size(), grid::toString);   // 32 to 1024 on each side

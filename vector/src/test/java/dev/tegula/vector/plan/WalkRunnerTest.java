@@ -232,6 +232,43 @@ class WalkRunnerTest {
     }
 
     @Test
+    void walksThatTouchTheNextStripsRowsMatchTheReference() {
+        if (Tuning.TILE == 0) {
+            return;   // the scalar kernels have no blocks
+        }
+        // odd extents (remainders on both sides), 2- and 4-byte elements, every strip kind but destination
+        String[] cases = {"f32[67,1041]{1,0}|f32[67,1041]{0,1}", "bf16[100,96]{1,0}|bf16[100,96]{0,1}",
+            "f32[3,70,90]{2,1,0}|f32[3,70,90]{1,2,0}"};
+        int touched = 0;
+        for (String c : cases) {
+            String[] p = c.split("\\|");
+            ArrayShape from = shape(p[0]);
+            ArrayShape to = shape(p[1]);
+            RelayoutPlan estimate = TestPlans.estimate(from, to, 3);
+            RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) TestPlans.strategy(estimate);
+            LoopNest base = nests.nests().get(0);
+            for (Walk st : CandidateFamilies.strips(base, TestPlans.walks(estimate).get(0))) {
+                List<Walk> blocks = CandidateFamilies.blocks(base, st);
+                for (Walk w : blocks.subList(0, Math.min(2, blocks.size()))) {
+                    Walk x = WalkRules.make(base, nests.elements(),
+                            w.spec().withForm(((Walk.Blocked) w.form()).withTouch(true)));
+                    if (((Walk.Blocked) w.form()).strips() == Strips.DESTINATION) {
+                        assertEquals(null, x, w.toString());
+                        continue;
+                    }
+                    assertTrue(CandidateFamilies.touches(base, w).stream().anyMatch(t -> t.toString().equals(x.toString())));
+                    assertEquals(x.toString(), Walk.parse(x.toString(), base, nests.elements()).toString());
+                    RelayoutPlan plan = TestPlans.of(from, to, nests, List.of(x), 3);
+                    RelayoutProperties.checkPlan(from, to, plan, null, 1);
+                    RelayoutProperties.checkPlan(from, to, plan, pool, 3);
+                    touched++;
+                }
+            }
+        }
+        assertTrue(touched >= 9, "walks with touches checked: " + touched);
+    }
+
+    @Test
     void streamingStoresGoOnlyWithRunsTheKernelWalksAndNoStagedRegion() {
         ArrayShape from = shape("f32[64,32,48]{2,1,0}");
         ArrayShape to = shape("f32[64,32,48]{2,0,1}");
