@@ -175,6 +175,26 @@ class WalkRunnerTest {
         return ran;
     }
 
+    /** A relayout ({@code "FROM|TO"}), its nests, the largest nest and the estimate's walk of it, on three threads. */
+    private record Estimated(ArrayShape from, ArrayShape to, RelayoutStrategy.Nests nests, LoopNest base, Walk walk) {
+        static Estimated of(String relayout) {
+            String[] p = relayout.split("\\|");
+            ArrayShape from = shape(p[0]);
+            ArrayShape to = shape(p[1]);
+            RelayoutPlan estimate = TestPlans.estimate(from, to, 3);
+            RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) TestPlans.strategy(estimate);
+            return new Estimated(from, to, nests, nests.nests().get(0), TestPlans.walks(estimate).get(0));
+        }
+
+        /** Checks {@code x}'s text form round trip, then the plan of {@code x} against the reference on one thread and three. */
+        void check(Walk x) {
+            assertEquals(x.toString(), Walk.parse(x.toString(), base, nests.elements()).toString());
+            RelayoutPlan plan = TestPlans.of(from, to, nests, List.of(x), 3);
+            RelayoutProperties.checkPlan(from, to, plan, null, 1);
+            RelayoutProperties.checkPlan(from, to, plan, pool, 3);
+        }
+    }
+
     @Test
     void streamedRunsAndPanelsWriteWhatPlainStoresWrite() {
         // runs of 1 to 148 bytes (heads and tails of 64-byte lines at every start), the loop around
@@ -186,21 +206,12 @@ class WalkRunnerTest {
         };
         int streamed = 0;
         for (String c : runs) {
-            String[] p = c.split("\\|");
-            ArrayShape from = shape(p[0]);
-            ArrayShape to = shape(p[1]);
-            RelayoutPlan estimate = TestPlans.estimate(from, to, 3);
-            RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) TestPlans.strategy(estimate);
-            LoopNest base = nests.nests().get(0);
-            Walk w = TestPlans.walks(estimate).get(0);
-            for (Walk o : CandidateFamilies.orders(base, w)) {
-                for (Walk x : CandidateFamilies.stores(base, o)) {
+            Estimated e = Estimated.of(c);
+            for (Walk o : CandidateFamilies.orders(e.base(), e.walk())) {
+                for (Walk x : CandidateFamilies.stores(e.base(), o)) {
                     if (x.form().streamed()) {
                         assertEquals(Kernel.COPY_RUNS, x.kernel(), x.toString());
-                        assertEquals(x.toString(), Walk.parse(x.toString(), base, nests.elements()).toString());
-                        RelayoutPlan plan = TestPlans.of(from, to, nests, List.of(x), 3);
-                        RelayoutProperties.checkPlan(from, to, plan, null, 1);
-                        RelayoutProperties.checkPlan(from, to, plan, pool, 3);
+                        e.check(x);
                         streamed++;
                     }
                 }
@@ -241,26 +252,18 @@ class WalkRunnerTest {
             "f32[3,70,90]{2,1,0}|f32[3,70,90]{1,2,0}"};
         int touched = 0;
         for (String c : cases) {
-            String[] p = c.split("\\|");
-            ArrayShape from = shape(p[0]);
-            ArrayShape to = shape(p[1]);
-            RelayoutPlan estimate = TestPlans.estimate(from, to, 3);
-            RelayoutStrategy.Nests nests = (RelayoutStrategy.Nests) TestPlans.strategy(estimate);
-            LoopNest base = nests.nests().get(0);
-            for (Walk st : CandidateFamilies.strips(base, TestPlans.walks(estimate).get(0))) {
-                List<Walk> blocks = CandidateFamilies.blocks(base, st);
+            Estimated e = Estimated.of(c);
+            for (Walk st : CandidateFamilies.strips(e.base(), e.walk())) {
+                List<Walk> blocks = CandidateFamilies.blocks(e.base(), st);
                 for (Walk w : blocks.subList(0, Math.min(2, blocks.size()))) {
-                    Walk x = WalkRules.make(base, nests.elements(),
+                    Walk x = WalkRules.make(e.base(), e.nests().elements(),
                             w.spec().withForm(((Walk.Blocked) w.form()).withTouch(true)));
                     if (((Walk.Blocked) w.form()).strips() == Strips.DESTINATION) {
                         assertEquals(null, x, w.toString());
                         continue;
                     }
-                    assertTrue(CandidateFamilies.touches(base, w).stream().anyMatch(t -> t.toString().equals(x.toString())));
-                    assertEquals(x.toString(), Walk.parse(x.toString(), base, nests.elements()).toString());
-                    RelayoutPlan plan = TestPlans.of(from, to, nests, List.of(x), 3);
-                    RelayoutProperties.checkPlan(from, to, plan, null, 1);
-                    RelayoutProperties.checkPlan(from, to, plan, pool, 3);
+                    assertTrue(CandidateFamilies.touches(e.base(), w).stream().anyMatch(t -> t.toString().equals(x.toString())));
+                    e.check(x);
                     touched++;
                 }
             }
