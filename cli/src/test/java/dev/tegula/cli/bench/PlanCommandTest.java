@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PlanCommandTest {
     /** A candidate row: mark, number, walk, run (sample or whole), MiB, ms, GB/s. */
     private static final Pattern ROW = Pattern.compile(
-            "(?m)^([* ]) +([0-9]+)  (order=\\S+ split=[0-9]+(?: tile=[0-9]+ (?:block=[0-9]+x[0-9]+ strips=\\w+ bands=\\w+|panel=[0-9]+x[0-9]+))?"
+            "(?m)^([* ]) +([0-9]+)  (order=\\S+ split=[0-9]+(?: tile=[0-9]+ (?:block=[0-9]+x[0-9]+ strips=\\w+ bands=\\w+(?: touch=next)?|panel=[0-9]+x[0-9]+))?"
                     + "(?: stores=streamed)?(?: stage=[0-9]+)?)"
                     + " +(sample|whole) +([0-9.]+) +([0-9.]+) +([0-9.]+)$");
 
