@@ -44,8 +44,8 @@ import java.util.concurrent.Executors;
                 "Without --measure: the plan by rule (ESTIMATE), nothing timed. With --measure (or --exhaustive):"
                         + " buffers of both shapes are allocated here and the planner times its candidate walks"
                         + " (loop orders, blocks, strips and staging, streaming stores, touches, tiles, panels,"
-                        + " the loop threads share) on samples of them; the table lists every candidate it timed, fastest part per byte, the chosen one"
-                        + " marked *.",
+                        + " the loop threads share) on samples of them; the table lists every candidate it timed,"
+                        + " fastest part per byte, the chosen one marked *.",
                 "DST_LAYOUT is a layout such as '{0,1}' or '{1,0:T(8,128)(2,1)}', or a whole destination"
                         + " shape of the same dimensions; a type before the braces converts: 'bf16{0,1}'."},
         exitCodeListHeading = "%nExit status:%n",

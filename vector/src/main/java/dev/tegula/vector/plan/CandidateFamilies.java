@@ -48,8 +48,7 @@ public final class CandidateFamilies {
         if (w.paneled()) {
             Walk plain = Estimate.withoutPanels(base, elements);
             add(out, WalkRules.make(base, elements, w.spec().withForm(
-                    plain.form() instanceof Blocked x ? new Blocked(w.tile(), x.blockI(), x.blockJ(), x.strips(),
-                            x.bands(), x.touch()) : plain.form()).withStage(0)));
+                    plain.form() instanceof Blocked x ? x.withTile(w.tile()) : plain.form()).withStage(0)));
         } else {
             add(out, w);
         }
@@ -239,7 +238,7 @@ public final class CandidateFamilies {
                     continue;
                 }
                 add(out, WalkRules.make(base, w.elements(),
-                        w.spec().withForm(new Blocked(x.tile(), bi, bj, x.strips(), x.bands(), x.touch()))));
+                        w.spec().withForm(x.withBlocks(bi, bj))));
             }
         }
         return out.isEmpty() ? List.of(w) : List.copyOf(out.values());
@@ -287,8 +286,7 @@ public final class CandidateFamilies {
                     bi = Estimate.STAGED_BLOCK_I;
                     bj = Estimate.STAGED_BLOCK_J;
                 }
-                add(out, WalkRules.make(base, w.elements(), w.spec().withForm(new Blocked(x.tile(), bi, bj, s, bands,
-                        x.touch()))));
+                add(out, WalkRules.make(base, w.elements(), w.spec().withForm(x.withBlocks(bi, bj).withStrips(s, bands))));
             }
         }
         return List.copyOf(out.values());
@@ -303,8 +301,8 @@ public final class CandidateFamilies {
         for (int t : Kernel.tileEdges()) {
             if (WalkRules.tiled(w.nest(), w.elements(), t)) {
                 Walk.Form f = switch (w.form()) {
-                    case Blocked x -> new Blocked(t, x.blockI(), x.blockJ(), x.strips(), x.bands(), x.touch());
-                    case Paneled p -> new Paneled(t, p.outer(), p.inner(), p.streamed());
+                    case Blocked x -> x.withTile(t);
+                    case Paneled p -> p.withTile(t);
                     case Walk.Plain p -> p;
                 };
                 add(out, WalkRules.make(base, w.elements(), w.spec().withForm(f)));

@@ -78,6 +78,21 @@ public record Walk(LoopNest nest, Elements elements, Kernel kernel, Spec spec) {
             return new Blocked(tile, blockI, blockJ, strips, bands, t);
         }
 
+        /** {@return this form with tiles of edge {@code t}} */
+        public Blocked withTile(int t) {
+            return new Blocked(t, blockI, blockJ, strips, bands, touch);
+        }
+
+        /** {@return this form with blocks of {@code i} by {@code j}} */
+        public Blocked withBlocks(long i, long j) {
+            return new Blocked(tile, i, j, strips, bands, touch);
+        }
+
+        /** {@return this form walking and storing its blocks as {@code s} and {@code b} say} */
+        public Blocked withStrips(Strips s, Bands b) {
+            return new Blocked(tile, blockI, blockJ, s, b, touch);
+        }
+
         @Override
         public boolean streamed() {
             return strips == Strips.STREAMED;
@@ -98,6 +113,11 @@ public record Walk(LoopNest nest, Elements elements, Kernel kernel, Spec spec) {
         /** {@return this form with streaming stores or without} */
         public Paneled withStreamed(boolean s) {
             return new Paneled(tile, outer, inner, s);
+        }
+
+        /** {@return this form with tiles of edge {@code t}} */
+        public Paneled withTile(int t) {
+            return new Paneled(t, outer, inner, streamed);
         }
     }
 
