@@ -22,7 +22,7 @@ import java.util.function.LongConsumer;
  * of the source is its source span. Before a window, a contiguous source span is announced to the kernel
  * (sequential, will-need) and a scattered one marked random (no read-ahead of pages the window does
  * not use) with each of its runs of half a page or more asked for ahead (will-need); after it, the source span and the window are dropped from the process ({@code madvise}
- * don't-need), the window's writeback is started, and the window before it waited for, so that dirty
+ * don't-need, given only where they are file mappings: never to anonymous memory, such as a byte-swapped copy), the window's writeback is started, and the window before it waited for, so that dirty
  * pages stay within about two windows. Where a view cannot be cut (a tiling that does not allow the
  * slice), the rest of the tensor is one window.
  *
@@ -288,7 +288,7 @@ final class WindowedCopy {
             total += last - first + 1 - (first == lastPage ? 1 : 0);
             lastPage = last;
             if (willNeed && runBytes >= NativeFiles.PAGE / 2) {
-                NativeFiles.advise(start, runBytes, NativeFiles.WILL_NEED);
+                NativeFiles.advise(src.segment().asSlice(start - src.segment().address(), runBytes), NativeFiles.WILL_NEED);
             }
             for (int j = k; j < rank; j++) {
                 int d = order[j];

@@ -13,8 +13,12 @@ import java.nio.file.Path;
  * do nothing and report {@code false}. Only {@link #reserve} reports a failure (a full disk) as an
  * exception, since that is an answer, not a hint.
  *
- * <p>Thread-safe (the functions are). Addresses given to {@code madvise} are widened to whole
- * pages, so a hint may cover up to a page more on either side than asked.
+ * <p>Thread-safe (the functions are). Page hints go only to file mappings ({@link MemorySegment#isMapped()}):
+ * on anonymous memory (an allocation, a byte-swapped copy, a segment over the C heap) {@code MADV_DONTNEED}
+ * does not drop cached pages but throws their contents away, so such a range is refused and nothing is
+ * called. A hint's page range follows from the segment, whose bounds FFM checked: don't-need is given only
+ * to the pages wholly inside it (its edge pages may hold bytes of something else that are still in use),
+ * the other hints, which never change what memory holds, to every page it touches.
  */
 public final class NativeFiles {
     /** {@code madvise} advice: no read-ahead. */
@@ -26,7 +30,7 @@ public final class NativeFiles {
     /** {@code madvise} advice: the pages are not needed any more (clean file pages are dropped, re-read later). */
     public static final int DONT_NEED = Libc.MADV_DONTNEED;
 
-    /** The page size the hints are widened to. */
+    /** The page size the hints are rounded to. */
     public static final long PAGE = 4096;
 
     private NativeFiles() {
@@ -37,22 +41,39 @@ public final class NativeFiles {
         return Libc.hasMadvise();
     }
 
-    /** Gives {@code advice} for the pages under a native segment. {@return true if the kernel took it} */
+    /**
+     * Gives {@code advice} for the pages under {@code range}, a slice of a file mapping. A range that
+     * is not a file mapping (anonymous or heap memory) gets no call at all.
+     *
+     * @return true if the kernel took it; false if nothing was called (not a mapping, no whole page
+     *         for don't-need, no {@code madvise}) or the kernel refused
+     */
     public static boolean advise(MemorySegment range, int advice) {
-        if (!range.isNative()) {
-            return false;
-        }
-        return advise(range.address(), range.byteSize(), advice);
+        long[] pages = pages(range, advice);
+        return pages != null && Libc.madvise(pages[0], pages[1] - pages[0], advice) == 0;
     }
 
-    /** Gives {@code advice} for the pages under {@code [address, address + size)}. {@return true if the kernel took it} */
-    public static boolean advise(long address, long size, int advice) {
-        if (size <= 0) {
-            return false;
+    /**
+     * {@return the page-aligned {@code [start, end)} addresses a hint of {@code advice} for
+     * {@code range} covers, or null where no call may be made} Don't-need rounds inwards, the other
+     * hints outwards; only a native file mapping gets a range.
+     */
+    static long[] pages(MemorySegment range, int advice) {
+        if (!range.isNative() || !range.isMapped() || range.byteSize() <= 0) {
+            return null;
         }
-        long start = address & -PAGE;
-        long end = (address + size + PAGE - 1) & -PAGE;
-        return Libc.madvise(start, end - start, advice) == 0;
+        long address = range.address();
+        long end = Math.addExact(address, range.byteSize());
+        long from;
+        long to;
+        if (advice == DONT_NEED) {
+            from = Math.ceilDiv(address, PAGE) * PAGE;
+            to = Math.floorDiv(end, PAGE) * PAGE;
+        } else {
+            from = Math.floorDiv(address, PAGE) * PAGE;
+            to = Math.ceilDiv(end, PAGE) * PAGE;
+        }
+        return from < to ? new long[] {from, to} : null;
     }
 
     /** An open file descriptor for the range calls, or none (then every call does nothing). */
