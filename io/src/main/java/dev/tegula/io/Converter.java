@@ -46,6 +46,19 @@ final class Converter {
             throws IOException {
         TensorFormat from = TensorFormat.ofSource(source, options.rawShape());
         TensorFormat format = TensorFormat.ofTarget(target, from);
+        InputSizes inputs = InputSizes.of(source);
+        try {
+            return convert(source, target, rules, options, from, format);
+        } catch (IOException | RuntimeException | Error e) {
+            if (inputs.explain(e, target) instanceof IOException io) {
+                throw io;
+            }
+            throw e;
+        }
+    }
+
+    private static ConvertReport convert(Path source, Path target, ConvertRules rules, ConvertOptions options,
+                                         TensorFormat from, TensorFormat format) throws IOException {
         try (Arena mapping = Arena.ofShared()) {
             TensorSource in = from.open(source, options.rawShape(), mapping);
             List<TensorSource.Named> chosen = in.tensors().stream().filter(t -> rules.selects(t.name(), t.shape()))
@@ -370,7 +383,7 @@ final class Converter {
             progress.add(p.name(), p.bytes() - reported[0]);
             return new ConvertReport.Tensor(p.name(), p.source().shape(), p.to(), r.windows(), r.sourcePasses());
         } catch (InternalError e) {
-            throw new IOException("writing tensor '" + p.name() + "' failed (is the disk full?): " + e.getMessage(), e);
+            throw new MappingFault(p.name(), e);
         }
     }
 
@@ -393,7 +406,7 @@ final class Converter {
             progress.add(p.name(), p.bytes());
             return new ConvertReport.Tensor(p.name(), p.source().shape(), p.to(), 1, 1);
         } catch (InternalError e) {
-            throw new IOException("writing tensor '" + p.name() + "' failed (is the disk full?): " + e.getMessage(), e);
+            throw new MappingFault(p.name(), e);
         }
     }
 
@@ -451,6 +464,81 @@ final class Converter {
             }
             done += bytes;
             listener.update(tensor, Math.min(done, total), total);
+        }
+    }
+
+    /**
+     * A fault in a mapping while tensor {@code tensor} was written: the JVM reports a {@code SIGBUS}
+     * in mapped memory as an {@link InternalError}. Either an input file shrank under its mapping,
+     * or the output's file system could not give a page (a full disk).
+     */
+    static final class MappingFault extends IOException {
+        @java.io.Serial
+        private static final long serialVersionUID = 1L;
+
+        MappingFault(String tensor, InternalError cause) {
+            super("writing tensor '" + tensor + "' failed (is the disk full?): " + cause.getMessage(), cause);
+        }
+    }
+
+    /**
+     * The sizes of the files a conversion reads, taken before they are mapped, so that a fault in a
+     * mapping can be told apart: an input that shrank meanwhile is named, with both sizes.
+     */
+    private record InputSizes(List<Path> files, long[] sizes) {
+        /** {@return the sizes of {@code source}, or of the regular files directly in it for a directory} */
+        static InputSizes of(Path source) {
+            List<Path> files = new ArrayList<>();
+            if (Files.isDirectory(source)) {
+                try (var entries = Files.list(source)) {
+                    entries.filter(Files::isRegularFile).sorted().forEach(files::add);
+                } catch (IOException | RuntimeException e) {
+                    // unreadable: the format's reader says why
+                }
+            } else {
+                files.add(source);
+            }
+            long[] sizes = new long[files.size()];
+            for (int i = 0; i < sizes.length; i++) {
+                sizes[i] = sizeOf(files.get(i));
+            }
+            return new InputSizes(files, sizes);
+        }
+
+        private static long sizeOf(Path p) {
+            try {
+                return Files.size(p);
+            } catch (IOException | RuntimeException e) {
+                return -1;
+            }
+        }
+
+        /**
+         * {@return {@code e} as the caller sees it} A fault in a mapping ({@link MappingFault}, or an
+         * {@link InternalError} anywhere in the chain of causes, as a thread of a parallel relayout reports it)
+         * becomes a {@link TensorFormatException} naming the input that shrank, or an {@link IOException}
+         * naming the output where none did; anything else comes back as it is.
+         */
+        Throwable explain(Throwable e, Path target) {
+            InternalError fault = null;
+            for (Throwable c = e; c != null && fault == null; c = c.getCause() == c ? null : c.getCause()) {
+                if (c instanceof InternalError ie) {
+                    fault = ie;
+                }
+            }
+            if (fault == null) {
+                return e;
+            }
+            for (int i = 0; i < files.size(); i++) {
+                long now = sizeOf(files.get(i));
+                if (sizes[i] >= 0 && now < sizes[i]) {
+                    return new TensorFormatException(files.get(i) + ": the file shrank from " + sizes[i] + " to "
+                            + Math.max(now, 0) + " bytes while it was converted (truncated or rewritten by another"
+                            + " program); nothing was written to " + target, fault);
+                }
+            }
+            return e instanceof IOException ? e : new IOException(target + ": a fault in a file mapping while the output"
+                    + " was written (is the disk full?): " + fault.getMessage(), fault);
         }
     }
 }
