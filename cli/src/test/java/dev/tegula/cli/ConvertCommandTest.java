@@ -75,6 +75,17 @@ class ConvertCommandTest {
     }
 
     @Test
+    void emptyTemporariesAKilledConvertLeftAreNamedEmptyNotZeroBytes() throws IOException {
+        Path out = dir.resolve("w.bin");
+        Path a = Files.write(dir.resolve(".w.bin.11.tmp"), new byte[0]);   // killed before its header was written
+        Path b = Files.write(dir.resolve(".w.bin.22.tmp"), new byte[0]);
+        MainTest.Result r = MainTest.run("convert", model.toString(), "--tensor", "w", "--out", out.toString());
+        assertEquals(0, r.status(), r.err());
+        assertEquals("tegula convert: removed 2 temporaries (all empty) that an interrupted convert of the same output"
+                + " left: " + a + ", " + b + "\n", r.err());
+    }
+
+    @Test
     void convertToNpyUsesFortranOrderForColumnMajor() throws IOException {
         Path out = dir.resolve("b.npy");
         MainTest.Result r = MainTest.run("convert", model.toString(), "--tensor", "b", "--layout", "{0,1}", "--out",

@@ -91,6 +91,49 @@ class ConvertInterruptTest {
     }
 
     @Test
+    void killedOutrightAtRandomPointsLeavesOnlyTemporariesTheNextConversionRemovesAndReportsWithTheirSizes()
+            throws Exception {
+        Path in = matrix();
+        Path out = dir.resolve("r.bin");
+        long seed = System.nanoTime();
+        java.util.Random random = new java.util.Random(seed);
+        for (int k = 0; k < 5; k++) {
+            // from before the JVM is up to the middle of the slowed-down conversion: startup, the claim of a
+            // temporary, the header, the windows
+            long delay = random.nextLong(2500);
+            Process p = new ProcessBuilder(java(), "--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
+                    "-cp", System.getProperty("java.class.path"), ConvertChild.class.getName(), in.toString(), out.toString())
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            try {
+                Thread.sleep(delay);
+            } finally {
+                p.destroyForcibly();   // SIGKILL
+                assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the child did not exit (seed " + seed + ")");
+            }
+        }
+        java.util.Map<Path, Long> left = new java.util.TreeMap<>();
+        try (Stream<Path> s = Files.list(dir)) {
+            for (Path f : s.toList()) {
+                String n = f.getFileName().toString();
+                if (n.startsWith(".r.bin.") && n.endsWith(".tmp")) {
+                    left.put(f, Files.size(f));
+                }
+            }
+        }
+        ConvertReport r = TensorFiles.convert(in, out, ConvertRules.all(), ConvertOptions.defaults());
+        java.util.Map<Path, Long> reported = new java.util.TreeMap<>();
+        for (ConvertReport.StaleTemporary t : r.staleTemporaries()) {
+            reported.put(t.path(), t.bytes());
+        }
+        assertEquals(left, reported, "seed " + seed + ": the temporaries left are those reported, with their sizes");
+        assertEquals(8L << 20, Files.size(out), "the conversion went through");
+        try (Stream<Path> s = Files.list(dir)) {
+            assertEquals(List.of("m.npy", "r.bin"), s.map(f -> f.getFileName().toString()).sorted().toList(),
+                    "seed " + seed + ": only the input and the output are left");
+        }
+    }
+
+    @Test
     void aCheckpointDirectoryLeftByKill9IsRemovedByTheNextConversion() throws Exception {
         Path in = IoFixtures.checkpoint("tiny-llama", dir);
         Path out = dir.resolve("tiny-llama-tiled");

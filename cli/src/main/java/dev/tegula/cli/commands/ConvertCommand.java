@@ -251,8 +251,10 @@ public final class ConvertCommand implements Callable<Integer> {
     /** {@return the one line that names the temporaries an interrupted convert left, which this one removed} */
     static String staleLine(List<ConvertReport.StaleTemporary> stale) {
         long bytes = stale.stream().mapToLong(ConvertReport.StaleTemporary::bytes).sum();
+        // a temporary killed before its header was written holds nothing: say so rather than "0 B"
+        String size = bytes == 0 ? (stale.size() == 1 ? "empty" : "all empty") : ByteCounts.rounded(bytes);
         return "removed " + (stale.size() == 1 ? "a temporary" : stale.size() + " temporaries") + " ("
-                + ByteCounts.rounded(bytes) + ") that an interrupted convert of the same output left: "
+                + size + ") that an interrupted convert of the same output left: "
                 + String.join(", ", stale.stream().map(s -> TerminalText.of(s.path().toString())).toList());
     }
 
