@@ -100,7 +100,13 @@ final class DLPackImport {
             }
         }
         MemorySegment stridePointer = t.get(ADDRESS, DLPackStructs.T_STRIDES);
-        long[] strides = stridePointer.address() == 0 ? rowMajor(dims) : readLongs(stridePointer, ndim, "strides");
+        long[] strides;
+        try {
+            strides = stridePointer.address() == 0 ? rowMajor(dims) : readLongs(stridePointer, ndim, "strides");
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException("shape: " + java.util.Arrays.toString(dims) + " of " + type
+                    + " has more elements than a long counts", e);
+        }
         for (int d = 0; d < ndim; d++) {
             if (dims[d] <= 1 && strides[d] < 0) {
                 strides[d] = 0;           // a size-1 dimension's stride is never used
@@ -185,7 +191,7 @@ final class DLPackImport {
         long stride = 1;
         for (int d = dims.length - 1; d >= 0; d--) {
             s[d] = stride;
-            stride *= Math.max(1, dims[d]);
+            stride = d == 0 ? stride : Math.multiplyExact(stride, Math.max(1, dims[d]));   // a wrapped stride would lie
         }
         return s;
     }

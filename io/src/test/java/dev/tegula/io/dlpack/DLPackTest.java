@@ -216,6 +216,7 @@ class DLPackTest {
                 {struct(producer, 1, 1, 2, 32, 1, new long[] {-3}, null, 0, data), "shape[0]"},
                 {struct(producer, 1, 1, 2, 32, 1, new long[] {2}, null, 3, data), "byte_offset"},
                 {struct(producer, 1, 1, 2, 32, 1, new long[] {1L << 62, 8}, null, 0, data), "shape"},
+                {struct(producer, 1, 1, 2, 32, 1, new long[] {3, 1L << 62, 4}, null, 0, data), "shape"},   // row-major strides overflow
                 {struct(producer, 1, 1, 2, 32, 1, new long[] {2}, null, 0, MemorySegment.NULL), "NULL"},
             };
             for (Object[] k : cases) {
