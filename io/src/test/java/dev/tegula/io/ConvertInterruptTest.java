@@ -61,7 +61,7 @@ class ConvertInterruptTest {
     void aTemporaryLeftByKill9IsRemovedAndReportedByTheNextConversionButALiveOnesIsNot() throws Exception {
         Path in = matrix();
         Path out = dir.resolve("out.bin");
-        Process live = startedChild(in, out);   // first: a conversion that starts later would remove the stale one itself
+        Process live = startedChild(in, out, "hold");   // first: a conversion that starts later would remove the stale one itself
         try {
             Path alive = temporaryOf(out, null);
             Process killed = startedChild(in, out);
@@ -200,9 +200,14 @@ class ConvertInterruptTest {
 
     /** Starts a child converting {@code in} to {@code out} slowly; returns once it has written a window. */
     private Process startedChild(Path in, Path out) throws IOException {
+        return startedChild(in, out, "slow");
+    }
+
+    /** Starts a child converting {@code in} to {@code out} in {@code mode} ({@link ConvertChild}); returns once it has written a window. */
+    private Process startedChild(Path in, Path out, String mode) throws IOException {
         Process p = new ProcessBuilder(java(), "--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), ConvertChild.class.getName(), in.toString(), out.toString())
-                .redirectErrorStream(true).start();
+                "-cp", System.getProperty("java.class.path"), ConvertChild.class.getName(), in.toString(), out.toString(),
+                mode).redirectErrorStream(true).start();
         BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line;
         boolean started = false;
