@@ -48,7 +48,7 @@ final class Converter {
         TensorFormat format = TensorFormat.ofTarget(target, from);
         InputSizes inputs = InputSizes.of(source);
         try {
-            return convert(source, target, rules, options, from, format);
+            return convert(source, target, rules, options, from, format, inputs);
         } catch (IOException | RuntimeException | Error e) {
             if (inputs.explain(e, target) instanceof IOException io) {
                 throw io;
@@ -58,7 +58,7 @@ final class Converter {
     }
 
     private static ConvertReport convert(Path source, Path target, ConvertRules rules, ConvertOptions options,
-                                         TensorFormat from, TensorFormat format) throws IOException {
+                                         TensorFormat from, TensorFormat format, InputSizes inputs) throws IOException {
         try (Arena mapping = Arena.ofShared()) {
             TensorSource in = from.open(source, options.rawShape(), mapping);
             List<TensorSource.Named> chosen = in.tensors().stream().filter(t -> rules.selects(t.name(), t.shape()))
@@ -104,7 +104,7 @@ final class Converter {
                         }
                         checkSpace(target, Math.addExact(total(files), copies));
                         List<ConvertReport.Tensor> written = write(files, dir::committedPath, options,
-                                progress(files, options), stale);
+                                progress(files, options, inputs), stale);
                         List<Path> copied = new ArrayList<>();
                         String dtype = ConfigDtype.after(planned);
                         for (Path p : in.checkpoint().otherFiles()) {
@@ -127,7 +127,7 @@ final class Converter {
                     Files.createDirectories(f.path().getParent());   // a format that writes files under the target
                 }
             }
-            List<ConvertReport.Tensor> written = write(files, p -> p, options, progress(files, options), stale);
+            List<ConvertReport.Tensor> written = write(files, p -> p, options, progress(files, options, inputs), stale);
             return new ConvertReport(target, format, written, data(files), skipped, unused, List.of(), stale);
         } catch (ArithmeticException e) {
             throw new IllegalArgumentException("target: the output would be larger than " + Long.MAX_VALUE + " bytes", e);
@@ -159,8 +159,8 @@ final class Converter {
         return n;
     }
 
-    private static Progress progress(List<OutputFile> files, ConvertOptions options) {
-        return new Progress(options.progress(), data(files));
+    private static Progress progress(List<OutputFile> files, ConvertOptions options, InputSizes inputs) {
+        return new Progress(options.progress(), data(files), inputs);
     }
 
     /** Bytes of the memory budget one file written beside others needs at least. */
@@ -374,6 +374,7 @@ final class Converter {
             F16OverflowCheck f16 = F16OverflowCheck.of(p.name(), src.shape().elementType(), dst, src::getDouble,
                     options.f16Overflow());
             WindowedCopy copy = new WindowedCopy(options.memoryBytes(), pool, options.parallelism(), fd, at, region,
+                    progress::checkInputs,
                     bytes -> {
                         long n = Math.min(bytes, p.bytes() - reported[0]);
                         reported[0] += n;
@@ -445,12 +446,25 @@ final class Converter {
     private static final class Progress {
         private final ConvertProgress listener;
         private final long total;
+        private final InputSizes inputs;
         private long done;
         private volatile boolean stopped;
 
-        Progress(ConvertProgress listener, long total) {
+        Progress(ConvertProgress listener, long total, InputSizes inputs) {
             this.listener = listener;
             this.total = total;
+            this.inputs = inputs;
+        }
+
+        /**
+         * Refuses to go on where an input shrank since it was opened: checked before each window, so
+         * that no window reads a page the file no longer has (a vector load there is a fault the JVM
+         * does not turn into an exception).
+         *
+         * @throws InputShrank naming the file and both sizes
+         */
+        void checkInputs() {
+            inputs.check();
         }
 
         /** Makes every later {@link #add} throw: another file of the conversion failed. */
@@ -481,6 +495,28 @@ final class Converter {
         }
     }
 
+    /** An input that is smaller than when the conversion opened it: another program truncated or rewrote it. */
+    static final class InputShrank extends RuntimeException {
+        @java.io.Serial
+        private static final long serialVersionUID = 1L;
+        private final transient Path file;
+        private final long was;
+        private final long now;
+
+        InputShrank(Path file, long was, long now) {
+            super(file + ": the file shrank from " + was + " to " + now + " bytes while it was converted", null, false, false);
+            this.file = file;
+            this.was = was;
+            this.now = now;
+        }
+
+        /** {@return the error the caller gets, naming the file, both sizes and the target left alone} */
+        TensorFormatException refusal(Path target) {
+            return new TensorFormatException(file + ": the file shrank from " + was + " to " + now + " bytes while it was"
+                    + " converted (truncated or rewritten by another program); nothing was written to " + target);
+        }
+    }
+
     /**
      * The sizes of the files a conversion reads, taken before they are mapped, so that a fault in a
      * mapping can be told apart: an input that shrank meanwhile is named, with both sizes.
@@ -505,6 +541,25 @@ final class Converter {
             return new InputSizes(files, sizes);
         }
 
+        /** @throws InputShrank if an input is now smaller than when it was opened */
+        void check() {
+            InputShrank shrank = shrank();
+            if (shrank != null) {
+                throw shrank;
+            }
+        }
+
+        /** {@return the first input that is now smaller than when it was opened, or null} */
+        private InputShrank shrank() {
+            for (int i = 0; i < files.size(); i++) {
+                long now = sizeOf(files.get(i));
+                if (sizes[i] >= 0 && now < sizes[i]) {
+                    return new InputShrank(files.get(i), sizes[i], Math.max(now, 0));
+                }
+            }
+            return null;
+        }
+
         private static long sizeOf(Path p) {
             try {
                 return Files.size(p);
@@ -522,6 +577,9 @@ final class Converter {
         Throwable explain(Throwable e, Path target) {
             InternalError fault = null;
             for (Throwable c = e; c != null && fault == null; c = c.getCause() == c ? null : c.getCause()) {
+                if (c instanceof InputShrank shrank) {
+                    return shrank.refusal(target);
+                }
                 if (c instanceof InternalError ie) {
                     fault = ie;
                 }
@@ -529,13 +587,11 @@ final class Converter {
             if (fault == null) {
                 return e;
             }
-            for (int i = 0; i < files.size(); i++) {
-                long now = sizeOf(files.get(i));
-                if (sizes[i] >= 0 && now < sizes[i]) {
-                    return new TensorFormatException(files.get(i) + ": the file shrank from " + sizes[i] + " to "
-                            + Math.max(now, 0) + " bytes while it was converted (truncated or rewritten by another"
-                            + " program); nothing was written to " + target, fault);
-                }
+            InputShrank shrank = shrank();
+            if (shrank != null) {
+                TensorFormatException refusal = shrank.refusal(target);
+                refusal.addSuppressed(fault);
+                return refusal;
             }
             return e instanceof IOException ? e : new IOException(target + ": a fault in a file mapping while the output"
                     + " was written (is the disk full?): " + fault.getMessage(), fault);

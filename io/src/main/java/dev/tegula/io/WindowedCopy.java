@@ -43,6 +43,7 @@ final class WindowedCopy {
     private final NativeFiles.Descriptor out;
     private final long outFileOffset;
     private final MemorySegment dstBase;
+    private final Runnable beforeWindow;
     private final LongConsumer progress;
     private final F16OverflowCheck f16;
     private int windows;
@@ -54,17 +55,19 @@ final class WindowedCopy {
      * @param out           the destination file (for writeback; may be an empty descriptor)
      * @param outFileOffset where the destination array's segment starts in that file
      * @param dstBase       the destination array's whole segment
+     * @param beforeWindow  run before each window reads its source (it may throw to stop the sweep)
      * @param progress      told the destination bytes done after each window
      * @param f16           the check of an f16 destination's overflows, or null
      */
     WindowedCopy(long budget, ExecutorService executor, int parallelism, NativeFiles.Descriptor out, long outFileOffset,
-               MemorySegment dstBase, LongConsumer progress, F16OverflowCheck f16) {
+               MemorySegment dstBase, Runnable beforeWindow, LongConsumer progress, F16OverflowCheck f16) {
         this.budget = Math.max(budget, 2 * NativeFiles.PAGE);
         this.executor = executor;
         this.parallelism = parallelism;
         this.out = out;
         this.outFileOffset = outFileOffset;
         this.dstBase = dstBase;
+        this.beforeWindow = beforeWindow;
         this.progress = progress;
         this.f16 = f16;
     }
@@ -166,6 +169,7 @@ final class WindowedCopy {
     }
 
     private void window(Array src, Array dst) {
+        beforeWindow.run();
         MemorySegment span = src.byteSpan();
         boolean contiguous = span.byteSize() <= 2 * Math.max(bytes(src), NativeFiles.PAGE);
         if (contiguous) {

@@ -19,9 +19,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An input truncated while it is converted (its mapping then faults where the file ends) is reported
- * as a bad tensor file naming it and both of its sizes, whatever threads write the windows; nothing
- * is written to the target and no temporary is left.
+ * An input truncated while it is converted is reported, before the next window reads a page the file
+ * no longer has, as a bad tensor file naming it and both of its sizes, whatever threads write the
+ * windows; nothing is written to the target and no temporary is left.
  */
 class ConvertTruncatedInputTest {
     @TempDir
