@@ -209,10 +209,10 @@ class CheckpointCommandsTest {
         assertTrue(r.out().contains("    model.norm.weight" + " ".repeat(46 - 17) + "  bf16[64]{0}" + " ".repeat(21)
                 + "BF16     128 B\n"), r.out());
         assertFalse(r.out().contains("u8["), r.out());
-        // one shard file of it
+        // one shard file of it: its column of names as wide as its longest name, 46 characters
         MainTest.Result f = MainTest.run("inspect", tiled.resolve(SHARDS.get(2)).toString());
         assertEquals(0, f.status(), f.err());
-        assertTrue(f.out().contains(String.format("  %-20s %-32s %-8s %s%n", "lm_head.weight",
+        assertTrue(f.out().contains(String.format("  %-46s %-32s %-8s %s%n", "lm_head.weight",
                 "bf16[128,64]{1,0:T(8,128)(2,1)}", "U8", "32768 B (32 KiB)")), f.out());
         assertFalse(f.out().contains("u8["), f.out());
     }

@@ -200,7 +200,7 @@ public final class ConvertRules {
         ArrayShape plain = ArrayShape.of(t == null ? source.elementType() : t.type, source.dimensions());
         Rule r = layoutRule(name, source);
         if (r == null) {
-            return plain;
+            return plain.equals(source) ? source : plain;   // one shape object per tensor, however many tensors
         }
         if (r.layoutText != null) {
             return parse(name, plain, r);

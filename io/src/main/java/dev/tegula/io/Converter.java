@@ -7,6 +7,7 @@ import dev.tegula.io.internal.AtomicDirectory;
 import dev.tegula.io.internal.ByteCounts;
 import dev.tegula.io.internal.AtomicFile;
 import dev.tegula.io.internal.F16OverflowCheck;
+import dev.tegula.io.internal.HeaderText;
 import dev.tegula.io.internal.MappedFiles;
 import dev.tegula.io.gguf.GgufTensor;
 import dev.tegula.io.internal.NativeFiles;
@@ -68,11 +69,13 @@ final class Converter {
                         : rules.selected() == null ? ": the rules exclude every tensor"
                         : ": no tensor '" + rules.selected() + "'" + (in.tensors().stream()
                         .anyMatch(t -> t.name().equals(rules.selected())) ? " that the rules do not exclude" : "")
-                        + " (it has " + in.tensors().stream().map(TensorSource.Named::name).toList() + ")"));
+                        + " (it has " + HeaderText.some(in.tensors().stream().map(TensorSource.Named::name).toList())
+                        + ")"));
             }
             if (format.holdsOneTensor() && chosen.size() != 1) {
                 throw new IllegalArgumentException("target: " + target + " (" + format + ") holds one tensor and "
-                        + source + " has " + chosen.size() + " " + chosen.stream().map(TensorSource.Named::name).toList()
+                        + source + " has " + chosen.size() + " "
+                        + HeaderText.some(chosen.stream().map(TensorSource.Named::name).toList())
                         + ": choose one, or write .safetensors or a directory");
             }
             List<OutputFile.Planned> planned = new ArrayList<>();
@@ -137,7 +140,7 @@ final class Converter {
     /** {@return the shape the rules give tensor {@code t}} @throws IllegalArgumentException if it cannot be read or the rules do not fit it */
     private static ArrayShape target(TensorSource.Named t, ConvertRules rules) {
         if (t.quantized() != null && t.quantized().type().quantBlock() == null) {
-            throw new IllegalArgumentException("tensor '" + t.name() + "' is GGUF " + t.quantized().type()
+            throw new UnsupportedTensorException(t.name(), "tensor '" + t.name() + "' is GGUF " + t.quantized().type()
                     + ", which Tegula does not dequantize");
         }
         return rules.target(t.name(), t.shape());
@@ -301,7 +304,7 @@ final class Converter {
             for (int i = 0; i < plan.size(); i++) {
                 OutputFile.Region p = plan.get(i);
                 int k = i;
-                if (parallel && p.bytes() < SMALL_TENSOR) {
+                if (parallel && p.bytes() > 0 && p.bytes() < SMALL_TENSOR) {
                     ConvertOptions one = options.withParallelism(1);
                     small.add(ForkJoinPool.commonPool().submit(() -> {
                         try {

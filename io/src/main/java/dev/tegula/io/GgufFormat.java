@@ -2,7 +2,9 @@ package dev.tegula.io;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.io.gguf.Gguf;
-import dev.tegula.io.gguf.GgufTensor;
+import dev.tegula.core.ElementType;
+import dev.tegula.io.gguf.GgufFile;
+import dev.tegula.io.gguf.GgufTensorInfo;
 import dev.tegula.io.internal.FileMagic;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -27,9 +29,13 @@ public final class GgufFormat extends TensorFormat {
     @Override
     TensorSource open(Path path, ArrayShape rawShape, Arena arena) throws IOException {
         List<TensorSource.Named> out = new ArrayList<>();
-        for (GgufTensor t : Gguf.open(path, arena).tensors()) {
-            out.add(t.type().elementType() != null ? new TensorSource.Named(t.name(), t.array())
-                    : new TensorSource.Named(t.name(), null, t, null));
+        GgufFile file = Gguf.open(path, arena);
+        for (GgufTensorInfo t : file.header().tensors()) {
+            ElementType type = t.type().elementType();
+            out.add(type != null
+                    ? new TensorSource.Named(t.name(), ArrayShape.of(type, t.dimensions()),
+                            () -> file.tensor(t.name()).array(), null, null)
+                    : TensorSource.Named.quantized(t.name(), file.tensor(t.name())));
         }
         return new TensorSource(this, out, Map.of());
     }

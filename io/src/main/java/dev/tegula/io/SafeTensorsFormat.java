@@ -53,11 +53,14 @@ public final class SafeTensorsFormat extends TensorFormat {
     /** {@return the tensors of a mapped file, each in the shape its metadata records, if any} */
     static List<TensorSource.Named> tensors(Path path, SafeTensorsFile file, String shard) throws TensorFormatException {
         List<TensorSource.Named> out = new ArrayList<>();
-        Map<String, String> all = file.header().metadata();
-        for (Map.Entry<String, Array> e : file.tensors().entrySet()) {
-            String text = all.get(SHAPE_KEY + e.getKey());
-            Array a = text == null ? e.getValue() : laidOut(path, e.getKey(), e.getValue(), text);
-            out.add(new TensorSource.Named(e.getKey(), a, null, shard));
+        SafeTensorsHeader h = file.header();
+        for (SafeTensorsHeader.Entry e : h.tensors()) {
+            ArrayShape shape = shapeOf(path, h, e);   // checked now: opening the array later cannot fail
+            String name = e.name();
+            out.add(new TensorSource.Named(name, shape, () -> {
+                Array a = file.tensor(name);
+                return shape == e.shape() ? a : Array.wrap(a.segment(), shape).asReadOnly();
+            }, null, shard));
         }
         return out;
     }
@@ -78,6 +81,28 @@ public final class SafeTensorsFormat extends TensorFormat {
 
     /** A U8 tensor whose metadata gives the shape and layout its bytes are in. */
     private static Array laidOut(Path path, String name, Array bytes, String text) throws TensorFormatException {
+        return Array.wrap(bytes.segment(), recorded(path, name, bytes.shape(), bytes.segment().byteSize(), text))
+                .asReadOnly();
+    }
+
+    /**
+     * {@return the shape {@link #tensor} reads tensor {@code entry} of a parsed header in, from the
+     * header alone (nothing is mapped)}
+     *
+     * @throws TensorFormatException if the shape recorded for it does not fit its bytes
+     */
+    static ArrayShape shapeOf(Path path, SafeTensorsHeader header, SafeTensorsHeader.Entry entry)
+            throws TensorFormatException {
+        String text = header.metadata().get(SHAPE_KEY + entry.name());
+        return text == null ? entry.shape() : recorded(path, entry.name(), entry.shape(), entry.byteSize(), text);
+    }
+
+    /**
+     * {@return the shape recorded as {@code text} for tensor {@code name}, stored as {@code stored}
+     * in {@code size} bytes} @throws TensorFormatException if it does not parse or does not fit
+     */
+    private static ArrayShape recorded(Path path, String name, ArrayShape stored, long size, String text)
+            throws TensorFormatException {
         String field = "__metadata__." + SHAPE_KEY + name;
         ArrayShape shape;
         try {
@@ -85,12 +110,11 @@ public final class SafeTensorsFormat extends TensorFormat {
         } catch (IllegalArgumentException e) {
             throw new TensorFormatException(path + ": " + field + " is not a valid shape: " + e.getMessage(), e);
         }
-        long size = bytes.segment().byteSize();
-        if (bytes.shape().elementType() != ElementType.U8 || bytes.shape().rank() != 1 || size != shape.bufferSize()) {
+        if (stored.elementType() != ElementType.U8 || stored.rank() != 1 || size != shape.bufferSize()) {
             throw new TensorFormatException(path + ": " + field + " says " + shape + " (" + shape.bufferSize()
-                    + " bytes), but tensor '" + name + "' is " + bytes.shape().toStringWithoutLayout());
+                    + " bytes), but tensor '" + name + "' is " + stored.toStringWithoutLayout());
         }
-        return Array.wrap(bytes.segment(), shape).asReadOnly();
+        return shape;
     }
 
     /**
@@ -113,7 +137,7 @@ public final class SafeTensorsFormat extends TensorFormat {
             throw new IllegalArgumentException("tensor '" + name + "': convert does not write packed "
                     + natural.dtype() + " tensors yet; choose another --type");
         }
-        return natural.shape();
+        return natural.shape().equals(to) ? to : natural.shape();
     }
 
     /** {@return the entry of a tensor of {@code to}'s type and dimensions in a file} @throws IllegalArgumentException if the type has no dtype */

@@ -6,6 +6,7 @@ import dev.tegula.ffm.Array;
 import dev.tegula.io.gguf.Gguf;
 import dev.tegula.io.npy.Npy;
 import dev.tegula.io.safetensors.SafeTensors;
+import dev.tegula.io.safetensors.SafeTensorsHeader;
 import dev.tegula.vector.Relayout;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -104,6 +105,27 @@ public final class TensorFiles {
         return read(TensorFormat.ofSource(path, null), path, name, arena);
     }
 
+    /**
+     * {@return the shape {@link #read(Path, String, Arena)} gives tensor {@code entry} of the
+     * safetensors file {@code path}, whose parsed header is {@code header}, found from the header
+     * alone} That is the full shape convert recorded for it ({@code tegula.shape.NAME} in the
+     * metadata) if any, else the shape as stored. Nothing is read from the file, so a caller that
+     * has read a header once can give every tensor's shape from it.
+     *
+     * @param path   the file, named in messages only
+     * @param header its header ({@link SafeTensors#readHeader})
+     * @param entry  a tensor of {@code header}
+     * @throws dev.tegula.io.TensorFormatException if the shape recorded for it does not parse or does
+     *                                             not fit its bytes
+     */
+    public static ArrayShape shapeOf(Path path, SafeTensorsHeader header, SafeTensorsHeader.Entry entry)
+            throws TensorFormatException {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(header, "header");
+        Objects.requireNonNull(entry, "entry");
+        return SafeTensorsFormat.shapeOf(path, header, entry);
+    }
+
     private static Array read(TensorFormat format, Path path, String name, Arena arena) throws IOException {
         return switch (format) {
             case NpyFormat f -> Npy.read(path, arena);
@@ -180,6 +202,9 @@ public final class TensorFiles {
      *
      * @return what was written: per tensor its shapes, windows and source passes
      * @throws TensorFormatException    if the source is malformed or has no tensor the rules select
+     * @throws UnsupportedTensorException if a tensor the rules select is of a type Tegula does not read
+     *                                  (a GGUF block type it does not dequantize) and
+     *                                  {@link ConvertOptions#skipUnsupported()} is false
      * @throws IllegalArgumentException if a rule does not fit a tensor, the output format cannot hold
      *                                  a tensor (a tiled layout in {@code .npy}, two tensors in a raw
      *                                  file), or the extension names a format convert does not write

@@ -26,21 +26,49 @@ import java.util.Objects;
 record TensorSource(TensorFormat format, List<Named> tensors, Map<String, String> metadata,
                     SafeTensorsCheckpoint checkpoint) {
     /**
-     * A tensor and its name: an array over the file, or (GGUF block-quantized types) the quantized
-     * tensor, whose values are read by dequantizing.
+     * A tensor and its name: the shape it is read in, and either how to open it as an array over the
+     * file or (GGUF block-quantized types) the quantized tensor, whose values are read by
+     * dequantizing. The array is made when it is asked for, not when the input is opened: an array
+     * is a large object, and an input may list hundreds of thousands of tensors.
      *
-     * @param array     the tensor as an array over the mapping; null when {@code quantized} is set
+     * @param shape     the tensor's shape: the array's, or f32 of the dimensions for a quantized tensor (its values are f32)
+     * @param opener    makes the array over the mapping; null when {@code quantized} is set
      * @param quantized a block-quantized GGUF tensor; null for every other tensor
      * @param shard     the file name of the checkpoint shard that holds it; null outside a checkpoint
      */
-    record Named(String name, Array array, GgufTensor quantized, String shard) {
-        Named(String name, Array array) {
-            this(name, Objects.requireNonNull(array, "array"), null, null);
+    record Named(String name, ArrayShape shape, Opener opener, GgufTensor quantized, String shard) {
+        /** Makes a tensor's array over its mapping. */
+        @FunctionalInterface
+        interface Opener {
+            Array open() throws TensorFormatException;
         }
 
-        /** {@return the tensor's shape: the array's, or f32 of the dimensions for a quantized tensor (its values are f32)} */
-        ArrayShape shape() {
-            return array != null ? array.shape() : ArrayShape.of(ElementType.F32, quantized.dimensions());
+        /** A tensor whose array is already made. */
+        Named(String name, Array array) {
+            this(name, array.shape(), opener(array), null, null);
+        }
+
+        private static Opener opener(Array array) {
+            Objects.requireNonNull(array, "array");
+            return () -> array;
+        }
+
+        /** {@return a block-quantized GGUF tensor} */
+        static Named quantized(String name, GgufTensor t) {
+            return new Named(name, ArrayShape.of(ElementType.F32, t.dimensions()), null, t, null);
+        }
+
+        Named {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(shape, "shape");
+            if ((opener == null) == (quantized == null)) {
+                throw new IllegalArgumentException("a tensor has an opener or is quantized, not both or neither");
+            }
+        }
+
+        /** {@return the tensor as an array over the mapping (made now), or null for a quantized tensor} */
+        Array array() throws TensorFormatException {
+            return opener == null ? null : opener.open();
         }
     }
 

@@ -160,9 +160,10 @@ class ConvertRulesOnAModelTest {
     void aGgufTypeTegulaDoesNotDequantizeIsLeftOutWithSkipUnsupported() throws IOException {
         Path gguf = IoFixtures.gguf("all_types_v3.gguf");
         Path out = dir.resolve("all.safetensors");
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        UnsupportedTensorException e = assertThrows(UnsupportedTensorException.class,
                 () -> TensorFiles.convert(gguf, out, ConvertRules.all(), ConvertOptions.defaults()));
         assertEquals("tensor 'q.IQ4_NL' is GGUF IQ4_NL, which Tegula does not dequantize", e.getMessage());
+        assertEquals("q.IQ4_NL", e.tensor());
         ConvertReport r = TensorFiles.convert(gguf, out, ConvertRules.all(), ConvertOptions.defaults()
                 .withSkipUnsupported(true));
         assertEquals(List.of(new ConvertReport.Skipped("q.IQ4_NL", e.getMessage())), r.skipped());

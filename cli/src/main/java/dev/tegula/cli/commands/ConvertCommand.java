@@ -20,6 +20,7 @@ import dev.tegula.io.F16OverflowException;
 import dev.tegula.io.TensorFiles;
 import dev.tegula.io.TensorFormat;
 import dev.tegula.io.TensorFormatException;
+import dev.tegula.io.UnsupportedTensorException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.AccessDeniedException;
@@ -241,6 +242,9 @@ public final class ConvertCommand implements Callable<Integer> {
         } catch (InvalidPathException e) {
             // a name the platform cannot encode: a shard an index names, under a locale that is not UTF-8
             throw new BadInputException(FileErrors.unnamable(e.getInput(), e));
+        } catch (UnsupportedTensorException e) {
+            throw new BadInputException(TerminalText.message(e.getMessage()) + " (--skip-unsupported converts the"
+                    + " other tensors and names each one it leaves out)");
         } catch (IllegalArgumentException e) {
             throw new BadInputException(TerminalText.message(e.getMessage()));
         } finally {

@@ -6,7 +6,6 @@ import dev.tegula.cli.FileErrors;
 import dev.tegula.cli.TerminalText;
 
 import dev.tegula.core.ArrayShape;
-import dev.tegula.core.ElementType;
 import dev.tegula.io.GgufFormat;
 import dev.tegula.io.NpyDirectoryFormat;
 import dev.tegula.io.NpyFormat;
@@ -28,7 +27,6 @@ import dev.tegula.io.safetensors.SafeTensorsCheckpoint;
 import dev.tegula.io.safetensors.SafeTensorsIndex;
 import dev.tegula.io.safetensors.SafeTensorsHeader;
 import java.io.IOException;
-import java.lang.foreign.Arena;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -122,6 +120,11 @@ final class TensorFileReport {
                 + "\n" + String.format("  %-20s %-32s %s%n", "(array)", s, ByteCounts.text(h.dataBytes()));
     }
 
+    /** The narrowest column of tensor names in a file's report (wider when a name needs it, up to {@link #NAME_COLUMN}). */
+    private static final int NAME_MIN = 20;
+    /** The narrowest column of shapes in a safetensors file's report (wider when a tiled shape needs it). */
+    private static final int FILE_SHAPE_MIN = 32;
+
     private static String safetensors(Path path) throws IOException {
         SafeTensorsHeader h = SafeTensors.readHeader(path);
         StringBuilder b = new StringBuilder(TerminalText.of(path.toString()) + ": safetensors, " + h.tensors().size()
@@ -130,30 +133,39 @@ final class TensorFileReport {
             b.append("  __metadata__ ").append(TerminalText.of(m.getKey())).append(" = ")
                     .append(TerminalText.of(m.getValue())).append('\n');
         }
+        List<SafeTensorsHeader.Entry> tensors = h.tensors();
+        String[] names = new String[tensors.size()];
+        String[] shapes = new String[tensors.size()];
+        int nameWidth = NAME_MIN;
+        int shapeWidth = FILE_SHAPE_MIN;
+        for (int i = 0; i < names.length; i++) {
+            SafeTensorsHeader.Entry e = tensors.get(i);
+            names[i] = TerminalText.of(e.name());
+            shapes[i] = TensorFiles.shapeOf(path, h, e).toString();
+            nameWidth = Math.max(nameWidth, names[i].length());
+            shapeWidth = Math.max(shapeWidth, shapes[i].length());
+        }
+        nameWidth = Math.min(nameWidth, NAME_COLUMN);
         long total = 0;
-        try (Arena arena = Arena.ofConfined()) {
-            for (SafeTensorsHeader.Entry e : h.tensors()) {
-                b.append(String.format("  %-20s %-32s %-8s %s%n", TerminalText.of(e.name()), readBackShape(path, e, arena),
-                        e.dtype(), ByteCounts.text(e.byteSize())));
-                total += e.byteSize();
-            }
+        for (int i = 0; i < names.length; i++) {
+            SafeTensorsHeader.Entry e = tensors.get(i);
+            padded(padded(padded(b.append("  "), names[i], nameWidth).append(' '), shapes[i], shapeWidth).append(' '),
+                    e.dtype(), 8).append(' ').append(ByteCounts.text(e.byteSize())).append('\n');
+            total += e.byteSize();
         }
         return b.append("  total ").append(ByteCounts.text(total)).append('\n').toString();
     }
 
-    /**
-     * {@return the shape tensor {@code e} of {@code file} is read back in: for a {@code U8} tensor,
-     * the full shape convert recorded for it if any (tiled, permuted, packed: as {@link
-     * TensorFiles#read} gives it, which maps the file and reads no data), else as stored}
-     */
-    private static ArrayShape readBackShape(Path file, SafeTensorsHeader.Entry e, Arena arena) throws IOException {
-        if (e.shape().elementType() != ElementType.U8) {
-            return e.shape();
+    /** {@return {@code b} with {@code text} appended and padded with spaces to {@code width} characters (a longer text is not cut)} */
+    private static StringBuilder padded(StringBuilder b, String text, int width) {
+        b.append(text);
+        for (int i = text.length(); i < width; i++) {
+            b.append(' ');
         }
-        return TensorFiles.read(file, e.name(), arena).shape();
+        return b;
     }
 
-    /** The widest column of tensor names in a checkpoint's report (longer names push their line on). */
+    /** The widest column of tensor names in a report (longer names push their line on). */
     private static final int NAME_COLUMN = 56;
     /** The narrowest column of shapes in a checkpoint's report (wider when a tiled shape needs it). */
     private static final int SHAPE_COLUMN = 24;
@@ -181,15 +193,17 @@ final class TensorFileReport {
         }
         int width = 0;
         int shapeWidth = SHAPE_COLUMN;
-        Map<SafeTensorsHeader.Entry, ArrayShape> shapes = new IdentityHashMap<>();
-        try (Arena arena = Arena.ofConfined()) {
-            for (Map.Entry<String, SafeTensorsHeader> shard : c.shards().entrySet()) {
-                for (SafeTensorsHeader.Entry e : shard.getValue().tensors()) {
-                    width = Math.max(width, TerminalText.of(e.name()).length());
-                    ArrayShape s = readBackShape(c.directory().resolve(shard.getKey()), e, arena);
-                    shapes.put(e, s);
-                    shapeWidth = Math.max(shapeWidth, s.toString().length());
-                }
+        Map<SafeTensorsHeader.Entry, String> names = new IdentityHashMap<>();
+        Map<SafeTensorsHeader.Entry, String> shapes = new IdentityHashMap<>();
+        for (Map.Entry<String, SafeTensorsHeader> shard : c.shards().entrySet()) {
+            Path file = c.directory().resolve(shard.getKey());
+            for (SafeTensorsHeader.Entry e : shard.getValue().tensors()) {
+                String name = TerminalText.of(e.name());
+                String s = TensorFiles.shapeOf(file, shard.getValue(), e).toString();
+                names.put(e, name);
+                shapes.put(e, s);
+                width = Math.max(width, name.length());
+                shapeWidth = Math.max(shapeWidth, s.length());
             }
         }
         width = Math.min(width, NAME_COLUMN);
@@ -204,8 +218,8 @@ final class TensorFileReport {
                         .append(TerminalText.of(m.getValue())).append('\n');
             }
             for (SafeTensorsHeader.Entry e : h.tensors()) {
-                b.append(String.format("    %-" + width + "s  %-" + shapeWidth + "s %-8s %s%n", TerminalText.of(e.name()),
-                        shapes.get(e), e.dtype(), ByteCounts.text(e.byteSize())));
+                padded(padded(padded(b.append("    "), names.get(e), width).append("  "), shapes.get(e), shapeWidth)
+                        .append(' '), e.dtype(), 8).append(' ').append(ByteCounts.text(e.byteSize())).append('\n');
             }
         }
         b.append("  total ").append(ByteCounts.text(total)).append('\n');
@@ -249,6 +263,11 @@ final class TensorFileReport {
         return '"' + TerminalText.of(s).replace("\"", "\\\"") + '"';
     }
 
+    /** The narrowest column of tensor names in a GGUF report. */
+    private static final int GGUF_NAME_MIN = 28;
+    /** The narrowest column of shapes in a GGUF report. */
+    private static final int GGUF_SHAPE_MIN = 24;
+
     private static String gguf(Path path) throws IOException {
         GgufHeader h = Gguf.readHeader(path);
         StringBuilder b = new StringBuilder(TerminalText.of(path.toString()) + ": GGUF version " + h.version() + ", " + h.metadata().size()
@@ -263,17 +282,29 @@ final class TensorFileReport {
             }
             b.append('\n');
         }
-        b.append(String.format("  %-28s %-7s %-24s %-22s %s%n", "tensor", "type", "shape (ne reversed)", "bytes",
-                "offset in data"));
-        long total = 0;
-        for (GgufTensorInfo t : h.tensors()) {
+        List<GgufTensorInfo> tensors = h.tensors();
+        String[] names = new String[tensors.size()];
+        String[] shapes = new String[tensors.size()];
+        int nameWidth = GGUF_NAME_MIN;
+        int shapeWidth = GGUF_SHAPE_MIN;
+        for (int i = 0; i < names.length; i++) {
+            GgufTensorInfo t = tensors.get(i);
             String shape = java.util.Arrays.toString(t.dimensions()).replace(" ", "");
-            if (t.type().elementType() != null) {
-                shape = t.type().elementType().hloName() + shape;
-            }
+            names[i] = TerminalText.of(t.name());
+            shapes[i] = t.type().elementType() != null ? t.type().elementType().hloName() + shape : shape;
+            nameWidth = Math.max(nameWidth, names[i].length());
+            shapeWidth = Math.max(shapeWidth, shapes[i].length());
+        }
+        nameWidth = Math.min(nameWidth, NAME_COLUMN);
+        padded(padded(padded(padded(b.append("  "), "tensor", nameWidth).append(' '), "type", 7).append(' '),
+                "shape (ne reversed)", shapeWidth).append(' '), "bytes", 22).append(" offset in data\n");
+        long total = 0;
+        for (int i = 0; i < names.length; i++) {
+            GgufTensorInfo t = tensors.get(i);
             String note = t.type().elementType() == null && t.type().quantBlock() == null ? "  (not dequantized by Tegula)" : "";
-            b.append(String.format("  %-28s %-7s %-24s %-22s %d%s%n", TerminalText.of(t.name()), t.type(), shape, ByteCounts.text(t.byteSize()),
-                    t.offset(), note));
+            padded(padded(padded(padded(b.append("  "), names[i], nameWidth).append(' '), t.type().toString(), 7)
+                    .append(' '), shapes[i], shapeWidth).append(' '), ByteCounts.text(t.byteSize()), 22).append(' ')
+                    .append(t.offset()).append(note).append('\n');
             total += t.byteSize();
         }
         return b.append("  total ").append(ByteCounts.text(total)).append('\n').toString();

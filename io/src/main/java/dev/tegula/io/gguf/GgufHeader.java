@@ -5,10 +5,15 @@ import dev.tegula.core.ElementType;
 import dev.tegula.io.TensorFormatException;
 import dev.tegula.io.internal.FileMagic;
 import dev.tegula.io.internal.HeaderText;
-import dev.tegula.io.internal.MappedFiles;
+import dev.tegula.io.internal.NamedList;
+import dev.tegula.io.internal.WorkCounts;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -49,25 +54,29 @@ public record GgufHeader(int version, SequencedMap<String, GgufValue> metadata, 
 
     public GgufHeader {
         metadata = Collections.unmodifiableSequencedMap(new LinkedHashMap<>(metadata));
-        tensors = List.copyOf(tensors);
+        tensors = NamedList.of(tensors, GgufTensorInfo::name);
     }
 
-    /** {@return the tensor called {@code name}, or null} */
+    /** {@return the tensor called {@code name} (the first, if a list given to the constructor repeats it), or null} */
     public GgufTensorInfo tensor(String name) {
-        for (GgufTensorInfo t : tensors) {
-            if (t.name().equals(name)) {
-                return t;
-            }
-        }
-        return null;
+        return ((NamedList<GgufTensorInfo>) tensors).named(name);
     }
 
     /** Parses and validates the header of the GGUF file {@code file} (named {@code name} in messages). */
     static GgufHeader parse(MemorySegment file, String name) throws TensorFormatException {
         Cursor c = new Cursor(file, name);
+        try {
+            return read(c, file);
+        } finally {
+            WorkCounts.add(WorkCounts.Kind.FIELD_READS, c.reads());
+        }
+    }
+
+    /** Reads the header from the start of {@code file} through {@code c}. */
+    private static GgufHeader read(Cursor c, MemorySegment file) throws TensorFormatException {
         int magic = c.i32("magic");
         if (magic != FileMagic.GGUF) {
-            throw c.error("magic: expected 'GGUF' (47 47 55 46), found " + String.format("%08x", Integer.reverseBytes(magic)));
+            throw c.error("magic: expected 47 47 55 46 (\"GGUF\"), found " + bytesAndText(magic));
         }
         int version = c.i32("version");
         if (version != 2 && version != 3) {
@@ -173,7 +182,7 @@ public record GgufHeader(int version, SequencedMap<String, GgufValue> metadata, 
         }
         List<GgufTensorInfo> byOffset = new ArrayList<>(tensors);
         byOffset.removeIf(t -> t.byteSize() == 0);
-        byOffset.sort(Comparator.comparingLong(GgufTensorInfo::offset));
+        WorkCounts.sort(byOffset, Comparator.comparingLong(GgufTensorInfo::offset));
         for (int i = 1; i < byOffset.size(); i++) {
             GgufTensorInfo p = byOffset.get(i - 1);
             GgufTensorInfo t = byOffset.get(i);
@@ -183,6 +192,22 @@ public record GgufHeader(int version, SequencedMap<String, GgufValue> metadata, 
             }
         }
         return new GgufHeader(version, metadata, tensors, alignment, dataOffset);
+    }
+
+    /**
+     * {@return the four bytes of a little-endian {@code int} as a file holds them, in hex and spaced,
+     * then as ASCII text in quotes, a byte that is not printable ASCII shown as {@code .}}: for
+     * example {@code 47 47 55 58 ("GGUX")}
+     */
+    static String bytesAndText(int littleEndian) {
+        StringBuilder hex = new StringBuilder();
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 4; i++) {
+            int b = (littleEndian >>> (8 * i)) & 0xFF;
+            hex.append(i > 0 ? " " : "").append(Character.forDigit(b >>> 4, 16)).append(Character.forDigit(b & 0xF, 16));
+            text.append(b >= 0x20 && b < 0x7F ? (char) b : '.');
+        }
+        return hex + " (\"" + text + "\")";
     }
 
     /** A bounds-checked little-endian reader over the mapped header. */
@@ -196,10 +221,19 @@ public record GgufHeader(int version, SequencedMap<String, GgufValue> metadata, 
         private final MemorySegment file;
         private final String name;
         private long pos;
+        /** The fields read so far (each number, string and array body once). */
+        private long reads;
+        /** Strict UTF-8 (malformed input is an error, never a replacement character), reused for each string. */
+        private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
 
         Cursor(MemorySegment file, String name) {
             this.file = file;
             this.name = name;
+        }
+
+        long reads() {
+            return reads;
         }
 
         long position() {
@@ -222,6 +256,7 @@ public record GgufHeader(int version, SequencedMap<String, GgufValue> metadata, 
 
         int i32(String field) throws TensorFormatException {
             need(4, field);
+            reads++;
             int v = file.get(I32, pos);
             pos += 4;
             return v;
@@ -229,6 +264,7 @@ public record GgufHeader(int version, SequencedMap<String, GgufValue> metadata, 
 
         long i64(String field) throws TensorFormatException {
             need(8, field);
+            reads++;
             long v = file.get(I64, pos);
             pos += 8;
             return v;
@@ -245,17 +281,43 @@ public record GgufHeader(int version, SequencedMap<String, GgufValue> metadata, 
         }
 
         String string(String field) throws TensorFormatException {
-            long len = i64(field + " length");
+            return string(field, -1);
+        }
+
+        /**
+         * {@return the string at the cursor: item {@code index} of the array {@code field}, or
+         * {@code field} itself when {@code index} is negative} The item's name is made only for a
+         * message, so an array of a million strings costs no million names.
+         */
+        String string(String field, long index) throws TensorFormatException {
+            if (left() < 8) {
+                need(8, item(field, index) + " length");
+            }
+            long len = file.get(I64, pos);
+            pos += 8;
+            reads++;
             if (len < 0 || len > left()) {
-                throw error(field + " length: " + Long.toUnsignedString(len) + " exceeds the " + left()
+                throw error(item(field, index) + " length: " + Long.toUnsignedString(len) + " exceeds the " + left()
                         + " bytes left in the file");
             }
             if (len > Integer.MAX_VALUE - 8) {
-                throw error(field + " length: " + len + " is longer than a Java string");
+                throw error(item(field, index) + " length: " + len + " is longer than a Java string");
             }
             byte[] b = file.asSlice(pos, len).toArray(ValueLayout.JAVA_BYTE);
-            pos += len;
-            return MappedFiles.decode(b, StandardCharsets.UTF_8, name, field);
+            reads++;
+            try {
+                String text = utf8.decode(ByteBuffer.wrap(b)).toString();
+                pos += len;
+                return text;
+            } catch (CharacterCodingException e) {
+                TensorFormatException bad = HeaderText.bad(name, item(field, index), "is not valid UTF-8");
+                bad.initCause(e);
+                throw bad;
+            }
+        }
+
+        private static String item(String field, long index) {
+            return index < 0 ? field : field + "[" + index + "]";
         }
 
         GgufValueType valueType(String field) throws TensorFormatException {
@@ -286,11 +348,13 @@ public record GgufHeader(int version, SequencedMap<String, GgufValue> metadata, 
 
         private int u8(String field) throws TensorFormatException {
             need(1, field);
+            reads++;
             return Byte.toUnsignedInt(file.get(ValueLayout.JAVA_BYTE, pos++));
         }
 
         private short i16(String field) throws TensorFormatException {
             need(2, field);
+            reads++;
             short v = file.get(I16, pos);
             pos += 2;
             return v;
@@ -332,7 +396,7 @@ public record GgufHeader(int version, SequencedMap<String, GgufValue> metadata, 
                 case STRING -> {
                     String[] s = new String[len];
                     for (int i = 0; i < len; i++) {
-                        s[i] = string(field + "[" + i + "]");
+                        s[i] = string(field, i);
                     }
                     yield s;
                 }
@@ -350,6 +414,7 @@ public record GgufHeader(int version, SequencedMap<String, GgufValue> metadata, 
         private Object take(ValueLayout layout, long bytes) {
             MemorySegment s = file.asSlice(pos, bytes);
             pos += bytes;
+            reads++;
             return switch (layout) {
                 case ValueLayout.OfByte l -> s.toArray(l);
                 case ValueLayout.OfShort l -> s.toArray(l);

@@ -2,6 +2,7 @@ package dev.tegula.io.internal;
 
 import dev.tegula.io.TensorFormatException;
 import java.io.Serial;
+import java.util.List;
 
 /**
  * Text from a file's header in error messages, one rule for every format: a value is quoted cut
@@ -25,6 +26,27 @@ public final class HeaderText {
             b.append(ch < 0x20 || ch == 0x7f ? '?' : ch);
         }
         return b.toString();
+    }
+
+    /** The most names {@link #some} lists. */
+    public static final int MAX_LISTED = 8;
+
+    /**
+     * {@return the first {@value #MAX_LISTED} of {@code names}, each {@linkplain #shorten shortened},
+     * in brackets, then how many more there are} e.g. {@code [a, b]} or
+     * {@code [t0, t1, t2, t3, t4, t5, t6, t7, ... 199992 more]}: a message about a header of many
+     * entries stays short
+     */
+    public static String some(List<String> names) {
+        StringBuilder b = new StringBuilder("[");
+        int n = Math.min(names.size(), MAX_LISTED);
+        for (int i = 0; i < n; i++) {
+            b.append(i > 0 ? ", " : "").append(shorten(names.get(i)));
+        }
+        if (names.size() > n) {
+            b.append(", ... ").append(names.size() - n).append(" more");
+        }
+        return b.append(']').toString();
     }
 
     /** {@return the error for a file whose {@code field} is bad: the message is {@code FILE: FIELD WHAT}} */

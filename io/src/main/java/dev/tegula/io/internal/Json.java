@@ -17,7 +17,10 @@ import java.util.function.UnaryOperator;
  * {@code true}/{@code false} {@code Boolean}, {@code null} {@link #NULL}.
  *
  * <p>Limits keep a hostile header from costing more than its own size: nesting depth
- * {@value #MAX_DEPTH}, and the input is a {@code String} the caller has already size-checked.
+ * {@value #MAX_DEPTH}, integer parts of at most {@value #MAX_DIGITS} digits, and the input is a
+ * {@code String} the caller has already size-checked. One pass reads each character once, and an
+ * object's keys are checked for repeats through a hash map, so a parse takes time linear in the
+ * text (each pass is counted in {@link WorkCounts}).
  * Errors are {@link HeaderText.Malformed} with the character offset.
  *
  * <p>{@link #quote} and {@link #write} go the other way: JSON text of a string and of the values
@@ -26,6 +29,11 @@ import java.util.function.UnaryOperator;
 public final class Json {
     /** The deepest nesting accepted. */
     public static final int MAX_DEPTH = 64;
+    /**
+     * The most digits of a number's integer part: a longer one is refused, since turning a number
+     * of {@code d} digits into a {@code BigInteger} costs time quadratic in {@code d}.
+     */
+    public static final int MAX_DIGITS = 1000;
     /** The value of JSON {@code null}. */
     public static final Object NULL = new Object() {
         @Override
@@ -48,13 +56,23 @@ public final class Json {
     /** {@return the single JSON value of {@code text}; whitespace may surround it} */
     public static Object parse(String text) throws HeaderText.Malformed {
         Json p = new Json(text);
-        p.skipSpace();
-        Object v = p.value(0);
-        p.skipSpace();
-        if (p.pos != text.length()) {
-            throw p.error("end of input after the value");
+        try {
+            p.skipSpace();
+            Object v = p.value(0);
+            p.skipSpace();
+            if (p.pos != text.length()) {
+                throw p.error("end of input after the value");
+            }
+            return v;
+        } finally {
+            p.counted(p.pos);
         }
-        return v;
+    }
+
+    /** Counts one pass over the text that read {@code chars} characters ({@link WorkCounts}). */
+    private void counted(long chars) {
+        WorkCounts.add(WorkCounts.Kind.TEXT_PARSES, 1);
+        WorkCounts.add(WorkCounts.Kind.TEXT_CHARS, chars);
     }
 
     /**
@@ -70,11 +88,16 @@ public final class Json {
             throws HeaderText.Malformed {
         Json p = new Json(text);
         p.watched = Set.copyOf(keys);
-        p.skipSpace();
-        p.value(0);
-        p.skipSpace();
-        if (p.pos != text.length()) {
-            throw p.error("end of input after the value");
+        long reread = 0;
+        try {
+            p.skipSpace();
+            p.value(0);
+            p.skipSpace();
+            if (p.pos != text.length()) {
+                throw p.error("end of input after the value");
+            }
+        } finally {
+            p.counted(p.pos);
         }
         StringBuilder b = new StringBuilder(text.length() + 16);
         int at = 0;
@@ -82,6 +105,7 @@ public final class Json {
             Json value = new Json(text);
             value.pos = span[0];
             String old = value.string();
+            reread += span[1] - span[0];
             String now = replace.apply(old);
             if (!now.equals(old)) {
                 b.append(text, at, span[0]);
@@ -89,6 +113,7 @@ public final class Json {
                 at = span[1];
             }
         }
+        WorkCounts.add(WorkCounts.Kind.TEXT_CHARS, reread);
         return b.append(text, at, text.length()).toString();
     }
 
@@ -299,11 +324,16 @@ public final class Json {
         if (peek() == '-') {
             pos++;
         }
+        int digitsAt = pos;
         if (peek() == '0') {
             pos++;
         } else if (peek() >= '1' && peek() <= '9') {
             while (peek() >= '0' && peek() <= '9') {
                 pos++;
+            }
+            if (pos - digitsAt > MAX_DIGITS) {
+                pos = start;
+                throw error("an integer part of at most " + MAX_DIGITS + " digits");
             }
         } else {
             throw error("a digit");

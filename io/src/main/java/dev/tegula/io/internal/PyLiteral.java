@@ -39,13 +39,18 @@ public final class PyLiteral {
     /** {@return the value of the literal {@code text}; surrounding whitespace is allowed} */
     public static Object parse(String text) throws HeaderText.Malformed {
         PyLiteral p = new PyLiteral(text);
-        p.skipSpace();
-        Object v = p.value(0);
-        p.skipSpace();
-        if (p.pos != text.length()) {
-            throw p.error("end of the header after the literal");
+        try {
+            p.skipSpace();
+            Object v = p.value(0);
+            p.skipSpace();
+            if (p.pos != text.length()) {
+                throw p.error("end of the header after the literal");
+            }
+            return v;
+        } finally {
+            WorkCounts.add(WorkCounts.Kind.TEXT_PARSES, 1);
+            WorkCounts.add(WorkCounts.Kind.TEXT_CHARS, p.pos);
         }
-        return v;
     }
 
     private Object value(int depth) throws HeaderText.Malformed {

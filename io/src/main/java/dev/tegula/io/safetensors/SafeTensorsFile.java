@@ -51,8 +51,8 @@ public final class SafeTensorsFile {
         SafeTensorsHeader.Entry e = header.entry(tensorName);
         if (e == null) {
             throw new TensorFormatException(name + ": tensor '" + HeaderText.shorten(tensorName) + "' is not in the file"
-                    + " (it has " + header.tensors().stream().map(SafeTensorsHeader.Entry::name).map(HeaderText::shorten)
-                    .toList() + ")");
+                    + " (it has " + HeaderText.some(header.tensors().stream().map(SafeTensorsHeader.Entry::name).toList())
+                    + ")");
         }
         return tensor(e);
     }

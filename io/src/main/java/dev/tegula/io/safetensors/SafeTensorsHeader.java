@@ -8,6 +8,8 @@ import dev.tegula.io.TensorFormatException;
 import dev.tegula.io.internal.HeaderText;
 import dev.tegula.io.internal.Json;
 import dev.tegula.io.internal.MappedFiles;
+import dev.tegula.io.internal.NamedList;
+import dev.tegula.io.internal.WorkCounts;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
@@ -60,17 +62,12 @@ public record SafeTensorsHeader(Map<String, String> metadata, List<Entry> tensor
 
     public SafeTensorsHeader {
         metadata = Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
-        tensors = List.copyOf(tensors);
+        tensors = NamedList.of(tensors, Entry::name);
     }
 
-    /** {@return the entry of the tensor called {@code name}, or null} */
+    /** {@return the entry of the tensor called {@code name} (the first, if a list given to the constructor repeats it), or null} */
     public Entry entry(String name) {
-        for (Entry e : tensors) {
-            if (e.name().equals(name)) {
-                return e;
-            }
-        }
-        return null;
+        return ((NamedList<Entry>) tensors).named(name);
     }
 
     /**
@@ -102,7 +99,8 @@ public record SafeTensorsHeader(Map<String, String> metadata, List<Entry> tensor
                         + " bits in the file, not a whole number of bytes");
             }
             long end = Math.addExact(offset, bits / 8);
-            entries.add(new Entry(name, d.name(), d.fileShape(s.dimensions()), offset, end));
+            ArrayShape stored = d.fileShape(s.dimensions());
+            entries.add(new Entry(name, d.name(), stored.equals(s) ? s : stored, offset, end));
             offset = end;
         }
         long padded = padded(json(metadata, entries).length);
@@ -198,7 +196,7 @@ public record SafeTensorsHeader(Map<String, String> metadata, List<Entry> tensor
                 entries.add(entry(key, e.getValue(), name));
             }
         }
-        entries.sort(Comparator.comparingLong(Entry::begin).thenComparingLong(Entry::end));
+        WorkCounts.sort(entries, Comparator.comparingLong(Entry::begin).thenComparingLong(Entry::end));
         long start = 0;
         for (Entry e : entries) {
             if (e.begin != start || e.end < e.begin) {

@@ -21,6 +21,7 @@ import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.SequencedMap;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * The index of a sharded safetensors checkpoint ({@code model.safetensors.index.json}, as
@@ -41,6 +42,8 @@ import java.util.TreeSet;
 public record SafeTensorsIndex(Map<String, String> metadata, SequencedMap<String, String> weightMap) {
     /** The largest index file read, in bytes (the cap of a safetensors header). */
     public static final long MAX_INDEX_BYTES = SafeTensorsHeader.MAX_HEADER_BYTES;
+    /** A Windows drive letter and colon, as an absolute path starts. */
+    private static final Pattern DRIVE = Pattern.compile("[A-Za-z]:");
     /** The metadata key of the bytes of tensor data in all shards. */
     public static final String TOTAL_SIZE = "total_size";
     /** The metadata key of the elements of all tensors (transformers 5 writes it). */
@@ -203,7 +206,7 @@ public record SafeTensorsIndex(Map<String, String> metadata, SequencedMap<String
         if (name.isEmpty() || name.equals(".") || name.equals("..")) {
             return "is not a file name";
         }
-        if (name.startsWith("/") || name.startsWith("\\") || name.matches("[A-Za-z]:.*")) {
+        if (name.startsWith("/") || name.startsWith("\\") || DRIVE.matcher(name).lookingAt()) {
             return "is an absolute path, not a file name in the checkpoint's directory";
         }
         for (int i = 0; i < name.length(); i++) {

@@ -4,6 +4,7 @@ import dev.tegula.vector.Relayout;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.internal.AtomicFile;
+import dev.tegula.io.internal.HeaderText;
 import dev.tegula.io.internal.MappedFiles;
 import java.io.Closeable;
 import java.io.IOException;
@@ -175,7 +176,7 @@ public final class SafeTensorsWriter implements Closeable {
         closed = true;
         try (file) {
             if (next < names.size()) {
-                throw new IOException(path + ": tensors " + names.subList(next, names.size())
+                throw new IOException(path + ": tensors " + HeaderText.some(names.subList(next, names.size()))
                         + " were declared but not written; nothing was written, " + path + " is as it was");
             }
             file.commit();

@@ -106,7 +106,11 @@ class GgufBadInputTest {
 
     @Test
     void magicAndVersion() throws IOException {
-        refused("GGML".getBytes(StandardCharsets.US_ASCII), "magic");
+        TensorFormatException e = refused("GGUX".getBytes(StandardCharsets.US_ASCII));
+        assertTrue(e.getMessage().endsWith(": magic: expected 47 47 55 46 (\"GGUF\"), found 47 47 55 58 (\"GGUX\")"),
+                e.getMessage());
+        e = refused(new byte[] {(byte) 0xa0, 0x01, 0x00, 0x7f, '{'});
+        assertTrue(e.getMessage().endsWith("found a0 01 00 7f (\"....\")"), e.getMessage());
         refused(new Bytes().raw("GGUF".getBytes(StandardCharsets.US_ASCII)).u32(3L << 24).u64(0).u64(0).bytes(),
                 "version", "big-endian");
         refused(new Bytes().raw("GGUF".getBytes(StandardCharsets.US_ASCII)).u32(1).u64(0).u64(0).bytes(),

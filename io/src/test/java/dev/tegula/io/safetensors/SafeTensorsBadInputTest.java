@@ -114,6 +114,30 @@ class SafeTensorsBadInputTest {
     }
 
     @Test
+    void anIntegerOfMoreThanAThousandDigitsIsRefusedBeforeItIsConvertedAndOneOfAThousandIsTooLarge() {
+        String shape = "{\"a\":{\"dtype\":\"U8\",\"shape\":[%s],\"data_offsets\":[0,1]}}";
+        refused(IoFixtures.safetensors(shape.formatted("9".repeat(1001)), new byte[1]), "not valid JSON",
+                "an integer part of at most 1000 digits", "offset 28");
+        refused(IoFixtures.safetensors(shape.formatted("-" + "9".repeat(200_000)), new byte[1]), "at most 1000 digits");
+        refused(IoFixtures.safetensors(shape.formatted("9".repeat(1000)), new byte[1]), "shape[0]",
+                "larger than 2^63-1");
+    }
+
+    @Test
+    void aMissingTensorAmongManyIsNamedWithAFewOfThem() throws Exception {
+        StringBuilder b = new StringBuilder("{");
+        for (int i = 0; i < 1000; i++) {
+            b.append(i > 0 ? "," : "").append("\"t").append(i).append("\":{\"dtype\":\"U8\",\"shape\":[0],"
+                    + "\"data_offsets\":[0,0]}");
+        }
+        Path p = IoFixtures.write(dir, "many.safetensors", IoFixtures.safetensors(b.append('}').toString(), new byte[0]));
+        try (Arena arena = Arena.ofConfined()) {
+            TensorFormatException e = assertThrows(TensorFormatException.class, () -> SafeTensors.read(p, "c", arena));
+            assertTrue(e.getMessage().endsWith("(it has [t0, t1, t2, t3, t4, t5, t6, t7, ... 992 more])"), e.getMessage());
+        }
+    }
+
+    @Test
     void aMissingTensorIsNamed() {
         Path p = IoFixtures.write(dir, "ok.safetensors", IoFixtures.safetensors(GOOD, new byte[11]));
         try (Arena arena = Arena.ofConfined()) {
