@@ -104,6 +104,12 @@ public final class Relayout {
      * type when the two differ (floats round to nearest even; see {@code docs/relayout.md}).
      * Destination padding slots get the destination layout's padding value.
      *
+     * <p>A shared arena of either array closed by another thread while the copy runs ends it with an
+     * {@link IllegalStateException} (or lets it finish, where the close came after the last access).
+     * The JVM interrupts a thread it finds inside an access of memory being closed; the copy clears
+     * that interrupt, on the calling thread and on an executor's, so it leaves each thread's
+     * interrupt status as it found it (an interrupt the caller had before the call is kept).
+     *
      * @throws IllegalArgumentException      if the dimensions differ or the types cannot be converted
      * @throws IllegalStateException         if an array is not host-addressable or its arena is closed
      * @throws WrongThreadException          if an array's confined arena belongs to another thread
@@ -111,7 +117,12 @@ public final class Relayout {
      */
     public static void copy(Array src, Array dst) {
         RelayoutChecks.checkArrays(src, dst);
-        plans().plan(src, dst).execute(src, dst);
+        boolean interrupted = ThreadAccess.interruptedNow();
+        try {
+            plans().plan(src, dst).execute(src, dst);
+        } finally {
+            ThreadAccess.restoreInterrupt(interrupted, src.segment(), dst.segment());
+        }
     }
 
     /**
@@ -125,8 +136,13 @@ public final class Relayout {
                 && ThreadAccess.fromAnyThread(dst.segment());
         int threads = parallel ? parallelism : 1;
         PlanCache cache = plans();
-        cache.plan(src, dst, cache.defaultPlanning(), threads, parallel ? executor : null)
-                .execute(src, dst, executor, parallelism);
+        boolean interrupted = ThreadAccess.interruptedNow();
+        try {
+            cache.plan(src, dst, cache.defaultPlanning(), threads, parallel ? executor : null)
+                    .execute(src, dst, executor, parallelism);
+        } finally {
+            ThreadAccess.restoreInterrupt(interrupted, src.segment(), dst.segment());
+        }
     }
     /**
      * {@return a new array in {@code arena} holding {@code src} in {@code layout}}

@@ -175,7 +175,12 @@ public final class RelayoutPlan {
         if (dst.isReadOnly()) {
             throw new UnsupportedOperationException("dst: the destination segment is read-only");
         }
-        run(src, null, dst, null, prefill, executor, parallelism, minParallelBytes);
+        boolean interrupted = ThreadAccess.interruptedNow();
+        try {
+            run(src, null, dst, null, prefill, executor, parallelism, minParallelBytes);
+        } finally {
+            ThreadAccess.restoreInterrupt(interrupted, src, dst);
+        }
     }
 
     /** {@return the strategy} */
@@ -222,7 +227,7 @@ public final class RelayoutPlan {
             } else {
                 PackKernels.unpack4(src, dst, n, a, z, signed);
             }
-        });
+        }, src, dst);
     }
 
     /**
@@ -258,13 +263,18 @@ public final class RelayoutPlan {
         if (dstStrides == null) {
             RelayoutChecks.checkSize("dst", d, to.bufferSize());
         }
-        if (strategy instanceof RelayoutStrategy.Nests) {
-            // the kernels address each side from its view's first slot
-            run(base(src.segment(), src, srcStrides, srcElementBytes), null, base(d, dst, dstStrides, elementBytes), null,
-                    prefill && dstStrides == null, executor, parallelism, Tasks.MIN_PARALLEL_BYTES);
-        } else {
-            run(src.segment(), src::slot, d, dst::slot, prefill && dstStrides == null, executor, parallelism,
-                    Tasks.MIN_PARALLEL_BYTES);
+        boolean interrupted = ThreadAccess.interruptedNow();
+        try {
+            if (strategy instanceof RelayoutStrategy.Nests) {
+                // the kernels address each side from its view's first slot
+                run(base(src.segment(), src, srcStrides, srcElementBytes), null, base(d, dst, dstStrides, elementBytes),
+                        null, prefill && dstStrides == null, executor, parallelism, Tasks.MIN_PARALLEL_BYTES);
+            } else {
+                run(src.segment(), src::slot, d, dst::slot, prefill && dstStrides == null, executor, parallelism,
+                        Tasks.MIN_PARALLEL_BYTES);
+            }
+        } finally {
+            ThreadAccess.restoreInterrupt(interrupted, src.segment(), d);
         }
     }
 
