@@ -104,19 +104,29 @@ public final class Relayout {
      * type when the two differ (floats round to nearest even; see {@code docs/relayout.md}).
      * Destination padding slots get the destination layout's padding value.
      *
+     * <p>The destination must not share memory with the source: a view of the source's own buffer
+     * (or the source itself) whose elements share a byte with the source's is refused with an
+     * {@link IllegalArgumentException} before anything is written, as the copy reads the source
+     * while it writes the destination and would leave a corrupt result; no copy through a buffer
+     * is made. Views of one buffer whose elements are disjoint (two halves, interleaved columns)
+     * are accepted. Arrays whose byte spans ({@link Array#byteSpan()}) do not overlap cost two
+     * comparisons; views whose spans overlap are told apart element by element.
+     *
      * <p>A shared arena of either array closed by another thread while the copy runs ends it with an
      * {@link IllegalStateException} (or lets it finish, where the close came after the last access).
      * The JVM interrupts a thread it finds inside an access of memory being closed; the copy clears
      * that interrupt, on the calling thread and on an executor's, so it leaves each thread's
      * interrupt status as it found it (an interrupt the caller had before the call is kept).
      *
-     * @throws IllegalArgumentException      if the dimensions differ or the types cannot be converted
+     * @throws IllegalArgumentException      if the dimensions differ, the types cannot be converted, or
+     *                                       the destination shares memory with the source
      * @throws IllegalStateException         if an array is not host-addressable or its arena is closed
      * @throws WrongThreadException          if an array's confined arena belongs to another thread
      * @throws UnsupportedOperationException if {@code dst} is read-only
      */
     public static void copy(Array src, Array dst) {
         RelayoutChecks.checkArrays(src, dst);
+        RelayoutChecks.checkNoOverlap(src, dst);
         boolean interrupted = ThreadAccess.interruptedNow();
         try {
             plans().plan(src, dst).execute(src, dst);
@@ -132,6 +142,7 @@ public final class Relayout {
      */
     public static void copy(Array src, Array dst, ExecutorService executor, int parallelism) {
         RelayoutChecks.checkArrays(src, dst);
+        RelayoutChecks.checkNoOverlap(src, dst);
         boolean parallel = executor != null && parallelism > 1 && ThreadAccess.fromAnyThread(src.segment())
                 && ThreadAccess.fromAnyThread(dst.segment());
         int threads = parallel ? parallelism : 1;
