@@ -126,7 +126,6 @@ public final class Relayout {
      */
     public static void copy(Array src, Array dst) {
         RelayoutChecks.checkArrays(src, dst);
-        RelayoutChecks.checkNoOverlap(src, dst);
         boolean interrupted = ThreadAccess.interruptedNow();
         try {
             plans().plan(src, dst).execute(src, dst);
@@ -142,7 +141,6 @@ public final class Relayout {
      */
     public static void copy(Array src, Array dst, ExecutorService executor, int parallelism) {
         RelayoutChecks.checkArrays(src, dst);
-        RelayoutChecks.checkNoOverlap(src, dst);
         boolean parallel = executor != null && parallelism > 1 && ThreadAccess.fromAnyThread(src.segment())
                 && ThreadAccess.fromAnyThread(dst.segment());
         int threads = parallel ? parallelism : 1;

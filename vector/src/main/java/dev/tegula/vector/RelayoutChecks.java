@@ -65,7 +65,8 @@ final class RelayoutChecks {
         MemorySegment b = dst.asSlice(0, dstBytes);
         if (alive(a, b) && a.asOverlappingSlice(b).isPresent()) {
             throw overlap("bytes [0, " + srcBytes + ") of the source and [0, " + dstBytes + ") of the destination are"
-                    + " the same memory, at byte " + (b.address() - a.address()) + " of the source");
+                    + " the same memory, the destination starting " + (b.address() - a.address()) + " bytes after the"
+                    + " source's start");
         }
     }
 

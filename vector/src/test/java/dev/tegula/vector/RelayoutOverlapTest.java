@@ -84,6 +84,15 @@ class RelayoutOverlapTest {
     }
 
     @Test
+    void aMeasuringPlannerRefusesOverlappingArraysBeforeTimingOnThem() {
+        // measuring times candidates on the arrays themselves, writing the destination
+        try (Arena arena = Arena.ofConfined()) {
+            Array a = matrix(arena);
+            refused(() -> Relayout.plans().plan(a.slice(0, 0, 32), a.slice(0, 1, 33), Planning.MEASURE, 1, null), a);
+        }
+    }
+
+    @Test
     void heapSegmentsOfOneJavaArrayAreRefused() {
         float[] values = new float[64 * 48];
         Array a = Array.wrap(MemorySegment.ofArray(values), MATRIX);
