@@ -308,7 +308,10 @@ class GuideExamplesTest {
         assertThrows(IndexOutOfBoundsException.class, () -> ArrayShape.of(ElementType.F32, 3, 5).linearIndex(3, 0));
         // end::errors-thrown[]
         IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> Shape.parse("f32[2,3]{1,1}"));
-        assertEquals("layout minor_to_major field has duplicate values: {1,1}; shape: f32[2,3]", bad.getMessage());
+        assertEquals("layout minor_to_major field has duplicate values: {1,1}; shape: f32[2,3]",
+                assertInstanceOf(dev.tegula.core.InvalidShapeException.class, bad).problem());
+        assertEquals("at offset 11: layout minor_to_major field has duplicate values: {1,1}; shape: f32[2,3]"
+                + " in 'f32[2,3]{1,1}'", bad.getMessage());
         IndexOutOfBoundsException out = assertThrows(IndexOutOfBoundsException.class,
                 () -> ArrayShape.of(ElementType.F32, 3, 5).linearIndex(3, 0));
         assertEquals("index [3, 0] is out of bounds for f32[3,5]", out.getMessage());

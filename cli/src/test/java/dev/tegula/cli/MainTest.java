@@ -175,6 +175,7 @@ public class MainTest {
         assertEquals(1, r.err().strip().lines().count(), r.err());
         assertTrue(r.err().startsWith("tegula inspect: invalid shape: "), r.err());
         assertTrue(r.err().contains("duplicate"), r.err());
+        assertTrue(r.err().strip().endsWith("(at offset 11)"), r.err());
     }
 
     @Test

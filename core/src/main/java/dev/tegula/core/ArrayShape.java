@@ -79,7 +79,8 @@ public final class ArrayShape implements Shape {
      * @return the array shape
      * @throws ShapeParseException      if the text is not a shape, or is a shape but not an array
      *                                  (a tuple, buffer, token or opaque shape: offset of its first character)
-     * @throws IllegalArgumentException if the text is an array shape that fails validation (naming the field and value)
+     * @throws InvalidShapeException    if the text is an array shape that fails validation (naming the field and
+     *                                  value, with the character offset of the part at fault)
      */
     public static ArrayShape parse(String text) {
         return parse(text, Validation.STRICT);

@@ -116,7 +116,8 @@ public final class Layout {
      * @param text a layout in braces, e.g. {@code "{1,0:T(8,128)(2,1)}"}; whitespace and comments
      *             around tokens are allowed, as in shape text
      * @throws ShapeParseException      if the text is not a layout (with the character offset and what was expected)
-     * @throws IllegalArgumentException if the layout fails a check above (naming the field and value)
+     * @throws InvalidShapeException    if the layout fails a check above (naming the field and value, with the
+     *                                  character offset of the part at fault)
      */
     public static Layout parse(String text) {
         return ShapeParser.parseLayout(text);

@@ -30,7 +30,8 @@ public sealed interface Shape permits ArrayShape, TupleShape, TokenShape, Opaque
      * @param text e.g. {@code "f32[3,5]{1,0:T(2,2)}"}, {@code "(f32[2], token[])"}
      * @return the shape; arrays without a layout get the default (row-major) layout, as XLA's parser does
      * @throws ShapeParseException      if the text is not a shape (with the character offset and what was expected)
-     * @throws IllegalArgumentException if the text is a shape that fails validation (naming the field and value)
+     * @throws InvalidShapeException    if the text is a shape that fails validation (naming the field and value,
+     *                                  with the character offset of the part at fault)
      */
     static Shape parse(String text) {
         return ShapeParser.parse(text, Validation.STRICT);

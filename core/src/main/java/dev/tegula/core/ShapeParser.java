@@ -1,7 +1,10 @@
 package dev.tegula.core;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A recursive-descent parser for XLA's HLO shape text (spec section 3): whitespace and
@@ -19,6 +22,76 @@ final class ShapeParser {
     private int depth;
     /** Offset of the last integer read, for messages about its value. */
     private int lastIntegerAt;
+    /** Where each parsed layout's parts are in the text, for the offset of a validation problem. */
+    private final Map<Layout, Marks> marks = new IdentityHashMap<>();
+    /** The marks of the layout being parsed. */
+    private Marks current;
+
+    /** The offsets of one layout's parts: its '{', each minor_to_major entry, each tile size, each attribute. */
+    private static final class Marks {
+        final int start;
+        final List<Integer> entries = new ArrayList<>();
+        /** Per tile: the offset of its '(' then of each size. */
+        final List<List<Integer>> tiles = new ArrayList<>();
+        final Map<String, Integer> attributes = new HashMap<>();
+
+        Marks(int start) {
+            this.start = start;
+        }
+
+        /**
+         * {@return the offset of the part of {@code l} that {@code problem} is about} The
+         * minor_to_major entry out of range or repeated, the tile size below 1, the attribute the
+         * problem names; else the layout's '{'.
+         */
+        int offsetOf(Layout l, int rank, String problem) {
+            int[] m = l.minorToMajor();
+            int n = rank < 0 ? m.length : rank;
+            if (problem.contains("minor_to_major")) {
+                for (int i = 0; i < m.length && i < entries.size(); i++) {
+                    if (m[i] < 0 || m[i] >= n) {
+                        return entries.get(i);
+                    }
+                }
+                for (int i = 0; i < m.length && i < entries.size(); i++) {
+                    for (int j = 0; j < i; j++) {
+                        if (m[j] == m[i]) {
+                            return entries.get(i);
+                        }
+                    }
+                }
+                return start;
+            }
+            if (problem.contains("tile")) {
+                List<Tile> ts = l.tiles();
+                for (int t = 0; t < ts.size() && t < tiles.size(); t++) {
+                    long[] d = ts.get(t).dimensions();
+                    List<Integer> at = tiles.get(t);
+                    if (d.length == 0) {
+                        return at.get(0);
+                    }
+                    for (int k = 0; k < d.length && k + 1 < at.size(); k++) {
+                        if (d[k] < 1 && d[k] != Tile.COMBINE) {
+                            return at.get(k + 1);
+                        }
+                    }
+                }
+                if (problem.contains("padded")) {
+                    return attributes.getOrDefault("PAD", attributes.getOrDefault("T", start));
+                }
+                return attributes.getOrDefault("T", start);
+            }
+            String[][] fields = {{"tail_padding", "L"}, {"index_primitive_type", "#"}, {"pointer_primitive_type", "*"},
+                    {"element_size_in_bits", "E"}, {"memory_space", "S"}, {"split", "SC"},
+                    {"physical dimension", "SC"}, {"dynamic_shape_metadata", "M"}, {"padd", "PAD"}};
+            for (String[] f : fields) {
+                if (problem.contains(f[0]) && attributes.containsKey(f[1])) {
+                    return attributes.get(f[1]);
+                }
+            }
+            return start;
+        }
+    }
 
     private ShapeParser(String text, Validation level) {
         this.text = text;
@@ -35,7 +108,10 @@ final class ShapeParser {
         if (p.pos < text.length()) {
             throw p.error("Extra content after shape: expected end of text, found '" + p.rest() + "'");
         }
-        p.level.check(s);
+        String problem = p.level.problem(s);
+        if (problem != null) {
+            throw p.invalid(s, problem);
+        }
         return s;
     }
 
@@ -58,9 +134,31 @@ final class ShapeParser {
         }
         String problem = Validator.layoutProblem(l);
         if (problem != null) {
-            throw new IllegalArgumentException(problem);
+            Marks m = p.marks.get(l);
+            throw new InvalidShapeException(text, m == null ? start : m.offsetOf(l, -1, problem), problem);
         }
         return l;
+    }
+
+    /**
+     * {@return the exception for a parsed shape that fails validation with {@code problem}} located
+     * at the layout part the problem is about; a problem of the shape as a whole (its sizes) at the
+     * shape's first character.
+     */
+    private InvalidShapeException invalid(Shape s, String problem) {
+        int first = 0;
+        while (first < text.length() && Character.isWhitespace(text.charAt(first))) {
+            first++;
+        }
+        int at = first;
+        boolean sizes = problem.startsWith("Dimensions overflow") || problem.contains("size may overflow");
+        if (s instanceof ArrayShape a && !sizes) {
+            Marks m = marks.get(a.layout());
+            if (m != null) {
+                at = m.offsetOf(a.layout(), a.rank(), problem);
+            }
+        }
+        return new InvalidShapeException(text, at, problem);
     }
 
     /** {@return the exception for text that is a shape, but not an array shape} */
@@ -353,9 +451,13 @@ final class ShapeParser {
     /** The layout after its '{'; {@code rank} is the shape's, or -1 for a layout on its own (any rank). */
     private Layout layout(int layoutStart, int rank) {
         List<Long> m2m = new ArrayList<>();
+        Marks mk = new Marks(layoutStart);
+        current = mk;
         if (peekInteger()) {
             do {
+                skip();
                 int at = pos;
+                mk.entries.add(at);
                 long v = integer("(minor_to_major entry)");
                 if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
                     throw errorAt(at, "minor_to_major entry " + v + " is out of range");
@@ -364,7 +466,9 @@ final class ShapeParser {
             } while (accept(','));
         }
         if (rank >= 0 && m2m.size() != rank) {
-            throw errorAt(layoutStart, "Dimensions size is " + rank + ", but minor to major size is " + m2m.size() + ".");
+            throw errorAt(layoutStart, "layout minor_to_major field contains " + m2m.size() + " elements, but shape has "
+                    + rank + " dimensions: {" + m2m.stream().map(String::valueOf).collect(
+                    java.util.stream.Collectors.joining(",")) + "}");
         }
         int[] m = new int[m2m.size()];
         for (int i = 0; i < m.length; i++) {
@@ -377,6 +481,7 @@ final class ShapeParser {
         if (!accept('}')) {
             throw error("expects layout to end with '}', found " + found());
         }
+        marks.put(l, mk);
         return l;
     }
 
@@ -403,6 +508,7 @@ final class ShapeParser {
                         + "D T L # * E S SC P M PAD)" : ""));
             }
             next = order + 1;
+            current.attributes.put(name, at);
             switch (name) {
                 case "D" -> dimLevelTypes();
                 case "T" -> {
@@ -496,14 +602,19 @@ final class ShapeParser {
     }
 
     private Tile tile() {
+        List<Integer> at0 = new ArrayList<>();
+        skip();
+        at0.add(pos);
+        current.tiles.add(at0);
         expect('(', "to open a tile");
         List<Long> dims = new ArrayList<>();
         if (!peek(')')) {
             do {
+                skip();
+                at0.add(pos);
                 if (accept('*')) {
                     dims.add(Tile.COMBINE);
                 } else {
-                    skip();
                     int at = pos;
                     long v = integer("(tile size)");
                     if (v < 0 && v != Tile.COMBINE) {

@@ -48,7 +48,7 @@ public final class Tile {
         }
         for (int k = 0; k < dims.length; k++) {
             if (dims[k] <= 0 && dims[k] != COMBINE) {
-                return "layout has invalid tiles: tile dimension " + dims[k] + " at offset " + k + " of tile T"
+                return "layout has invalid tiles: tile dimension " + dims[k] + " at index " + k + " of tile T"
                         + this + " must be positive or * (combine dimensions)";
             }
         }

@@ -192,9 +192,12 @@ public final class Array {
      * the largest finite magnitude).
      *
      * @throws IllegalArgumentException if the shape has an unbounded ({@code ?}) dimension or an
-     *                                  {@code E(n)} that element access does not support
+     *                                  {@code E(n)} that element access does not support, or its
+     *                                  buffer size with its alignment exceeds what a {@code long}
+     *                                  holds (the message names the shape)
      * @throws IllegalStateException    if the arena is closed
      * @throws WrongThreadException     if a confined arena is used from another thread
+     * @throws OutOfMemoryError         if the memory cannot be had
      */
     public static Array allocate(Arena arena, ArrayShape shape) {
         return ArrayFactory.allocate(arena, shape);
@@ -242,8 +245,10 @@ public final class Array {
      *
      * @param provider the memory space provider, or null for the one of the layout's memory space
      * @throws IllegalArgumentException if the layout is tiled, a stride or the offset is negative, the
-     *                                  strides do not match the rank, the extent overflows, or the
-     *                                  segment is smaller than the elements reach (both sizes named)
+     *                                  strides do not match the rank, the extent (the last element's
+     *                                  byte offset) exceeds what a {@code long} holds (the shape,
+     *                                  offset and strides named), or the segment is smaller than the
+     *                                  elements reach (both sizes named)
      */
     public static Array wrapStrided(MemorySegment segment, ArrayShape shape, long slotOffset, long[] slotStrides,
                                     MemorySpaceProvider provider) {
@@ -818,7 +823,9 @@ public final class Array {
      * dimension of size 1 that is removed or added. Any other change of dimensions needs an untiled
      * array contiguous in row-major order.
      *
-     * @throws IllegalArgumentException if the element count differs, or the memory does not allow it
+     * @throws IllegalArgumentException if a size is negative, the sizes' product exceeds what a
+     *                                  {@code long} holds, the element count differs, or the memory
+     *                                  does not allow it (the message names the dimensions)
      */
     public Array reshape(long... dims) { return Views.reshape(this, dims); }
 

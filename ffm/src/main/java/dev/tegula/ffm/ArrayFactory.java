@@ -21,8 +21,13 @@ final class ArrayFactory {
         Objects.requireNonNull(arena, "arena");
         checkSupported(shape);
         long bytes = shape.bufferSize();
+        long alignment = alignment(shape);
+        if (bytes > Long.MAX_VALUE - alignment) {
+            throw new IllegalArgumentException("shape: " + shape + " needs " + bytes + " bytes, which aligned to "
+                    + alignment + " bytes exceed the largest size a long holds (2^63 - 1)");
+        }
         MemorySpaceProvider provider = MemorySpaces.providerFor(shape.layout().memorySpace());
-        MemorySegment segment = provider.allocate(arena, bytes, alignment(shape));
+        MemorySegment segment = provider.allocate(arena, bytes, alignment);
         if (segment.byteSize() < bytes) {
             throw new IllegalStateException("memory space provider " + provider.name() + " returned "
                     + segment.byteSize() + " bytes for " + shape + ", which needs " + bytes);
@@ -78,16 +83,23 @@ final class ArrayFactory {
         long[] strides = slotStrides.clone();
         long last = slotOffset;
         boolean empty = Array.elementCountOf(dims) == 0;
-        for (int d = 0; d < rank; d++) {
-            if (strides[d] < 0) {
-                throw new IllegalArgumentException("slotStrides[" + d + "]: " + strides[d] + " is negative");
-            }
-            if (!empty) {
-                last = Math.addExact(last, Math.multiplyExact(dims[d] - 1, strides[d]));
-            }
-        }
         long bits = shape.slotBits();
-        long bytes = empty ? 0 : Math.ceilDiv(Math.multiplyExact(Math.addExact(last, 1), bits), 8);
+        long bytes;
+        try {
+            for (int d = 0; d < rank; d++) {
+                if (strides[d] < 0) {
+                    throw new IllegalArgumentException("slotStrides[" + d + "]: " + strides[d] + " is negative");
+                }
+                if (!empty) {
+                    last = Math.addExact(last, Math.multiplyExact(dims[d] - 1, strides[d]));
+                }
+            }
+            bytes = empty ? 0 : Math.ceilDiv(Math.multiplyExact(Math.addExact(last, 1), bits), 8);
+        } catch (ArithmeticException overflow) {
+            throw new IllegalArgumentException("slotStrides: " + shape + " at slot offset " + slotOffset
+                    + " with strides " + Arrays.toString(strides) + " reaches beyond the largest byte offset a long"
+                    + " holds (2^63 - 1)", overflow);
+        }
         if (segment.byteSize() < bytes) {
             throw new IllegalArgumentException("segment: " + segment.byteSize() + " bytes is too small for " + shape
                     + " at slot offset " + slotOffset + " with strides " + Arrays.toString(strides)

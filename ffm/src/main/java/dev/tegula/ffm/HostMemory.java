@@ -39,7 +39,9 @@ public final class HostMemory {
 
     /**
      * {@return a zeroed host segment of {@code byteSize} bytes aligned to {@code byteAlignment}, owned
-     * by {@code arena}} Large buffers are mapped on huge pages as the class documentation says.
+     * by {@code arena}} Large buffers are mapped on huge pages as the class documentation says; a
+     * size within two huge pages of {@code Long.MAX_VALUE} goes to {@link Arena#allocate}, which
+     * cannot have it either.
      *
      * @throws IllegalArgumentException if the size is negative or the alignment not a power of two
      * @throws IllegalStateException    if the arena is closed
@@ -47,7 +49,10 @@ public final class HostMemory {
      * @throws OutOfMemoryError         if the memory cannot be had
      */
     public static MemorySegment allocate(Arena arena, long byteSize, long byteAlignment) {
-        if (byteSize < HUGE_PAGE_THRESHOLD || byteAlignment > HUGE_PAGE || !hugePagesEnabled()
+        // a size that whole huge pages plus one for the alignment cannot hold in a long goes to the
+        // arena, which refuses it as the JDK does
+        if (byteSize < HUGE_PAGE_THRESHOLD || byteSize > Long.MAX_VALUE - 2 * HUGE_PAGE || byteAlignment > HUGE_PAGE
+                || !hugePagesEnabled()
                 || !arena.getClass().getName().startsWith("jdk.internal.foreign.")) {
             return arena.allocate(byteSize, byteAlignment);
         }

@@ -38,13 +38,15 @@ final class Views {
         if (step < 1) {
             throw new IllegalArgumentException("step: must be >= 1, got " + step);
         }
-        long n = (end - start + step - 1) / step;
+        long n = end == start ? 0 : (end - start - 1) / step + 1;
         long[] dims = a.dims.clone();
         dims[dim] = n;
         if (a.strides != null) {
             long[] st = a.strides.clone();
             long offset = a.slotOffset() + (n == 0 ? 0 : start * st[dim]);
-            st[dim] *= step;
+            if (n > 1) {
+                st[dim] *= step;   // reaches no further than the last element kept: within the array
+            }
             return strided(a, dims, offset, st);
         }
         if (step != 1 && n > 1) {
@@ -120,12 +122,22 @@ final class Views {
 
     static Array reshape(Array a, long[] dims) {
         long n = 1;
+        boolean zero = false;
         for (long d : dims) {
             if (d < 0) {
                 throw new IllegalArgumentException("dims: negative size in " + Arrays.toString(dims));
             }
-            n = Math.multiplyExact(n, d);
+            zero |= d == 0;
         }
+        for (int k = 0; k < dims.length && !zero; k++) {
+            long d = dims[k];
+            if (n > Long.MAX_VALUE / d) {
+                throw new IllegalArgumentException("dims: " + Arrays.toString(dims) + " hold more elements than a long"
+                        + " counts (2^63 - 1), " + a.shape + " has " + Array.elementCountOf(a.dims));
+            }
+            n *= d;
+        }
+        n = zero ? 0 : n;
         if (n != Array.elementCountOf(a.dims)) {
             throw new IllegalArgumentException("dims: " + Arrays.toString(dims) + " hold " + n + " elements, "
                     + a.shape + " has " + Array.elementCountOf(a.dims));

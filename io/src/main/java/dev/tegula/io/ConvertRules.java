@@ -2,6 +2,7 @@ package dev.tegula.io;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
+import dev.tegula.core.InvalidShapeException;
 import dev.tegula.core.Layout;
 import dev.tegula.core.ShapeParseException;
 import java.util.ArrayList;
@@ -295,6 +296,9 @@ public final class ConvertRules {
             return plain.withLayout(Layout.parse(text));
         } catch (ShapeParseException e) {
             throw new IllegalArgumentException(prefix + "does not parse: " + e.expected() + " (at offset " + e.offset()
+                    + " of the layout)", e);
+        } catch (InvalidShapeException e) {
+            throw new IllegalArgumentException(prefix + "does not fit: " + e.problem() + " (at offset " + e.offset()
                     + " of the layout)", e);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(prefix + "does not fit: " + e.getMessage(), e);

@@ -154,6 +154,8 @@ public final class PlanCache {
      *
      * @throws IllegalArgumentException if the arrays cannot be relayouted into each other, or
      *                                  {@code threads} is not positive
+     * @throws IllegalArgumentException if measuring and {@code dst} shares memory with {@code src}
+     *                                  (the timing would write over the source)
      * @throws IllegalStateException    if measuring and an array is not host-addressable
      */
     public RelayoutPlan plan(Array src, Array dst, Planning planning, int threads, ExecutorService executor) {
@@ -169,6 +171,7 @@ public final class PlanCache {
             MemorySegment ds = null;
             if (measure) {
                 RelayoutChecks.checkArrays(src, dst);
+                RelayoutChecks.checkNoOverlap(src, dst);   // timing writes dst: never over the source
                 ss = s == null ? src.segment() : src.segment().asSlice(src.slotOffset() * (src.shape().slotBits() / 8));
                 ds = d == null ? dst.segment() : dst.segment().asSlice(dst.slotOffset() * (dst.shape().slotBits() / 8));
             }

@@ -104,14 +104,34 @@ public final class Relayout {
      * type when the two differ (floats round to nearest even; see {@code docs/relayout.md}).
      * Destination padding slots get the destination layout's padding value.
      *
-     * @throws IllegalArgumentException      if the dimensions differ or the types cannot be converted
+     * <p>The destination must not share memory with the source: a view of the source's own buffer
+     * (or the source itself) whose elements share a byte with the source's is refused with an
+     * {@link IllegalArgumentException} before anything is written, as the copy reads the source
+     * while it writes the destination and would leave a corrupt result; no copy through a buffer
+     * is made. Views of one buffer whose elements are disjoint (two halves, interleaved columns)
+     * are accepted. Arrays whose byte spans ({@link Array#byteSpan()}) do not overlap cost two
+     * comparisons; views whose spans overlap are told apart element by element.
+     *
+     * <p>A shared arena of either array closed by another thread while the copy runs ends it with an
+     * {@link IllegalStateException} (or lets it finish, where the close came after the last access).
+     * The JVM interrupts a thread it finds inside an access of memory being closed; the copy clears
+     * that interrupt, on the calling thread and on an executor's, so it leaves each thread's
+     * interrupt status as it found it (an interrupt the caller had before the call is kept).
+     *
+     * @throws IllegalArgumentException      if the dimensions differ, the types cannot be converted, or
+     *                                       the destination shares memory with the source
      * @throws IllegalStateException         if an array is not host-addressable or its arena is closed
      * @throws WrongThreadException          if an array's confined arena belongs to another thread
      * @throws UnsupportedOperationException if {@code dst} is read-only
      */
     public static void copy(Array src, Array dst) {
         RelayoutChecks.checkArrays(src, dst);
-        plans().plan(src, dst).execute(src, dst);
+        boolean interrupted = ThreadAccess.interruptedNow();
+        try {
+            plans().plan(src, dst).execute(src, dst);
+        } finally {
+            ThreadAccess.restoreInterrupt(interrupted, src.segment(), dst.segment());
+        }
     }
 
     /**
@@ -125,8 +145,13 @@ public final class Relayout {
                 && ThreadAccess.fromAnyThread(dst.segment());
         int threads = parallel ? parallelism : 1;
         PlanCache cache = plans();
-        cache.plan(src, dst, cache.defaultPlanning(), threads, parallel ? executor : null)
-                .execute(src, dst, executor, parallelism);
+        boolean interrupted = ThreadAccess.interruptedNow();
+        try {
+            cache.plan(src, dst, cache.defaultPlanning(), threads, parallel ? executor : null)
+                    .execute(src, dst, executor, parallelism);
+        } finally {
+            ThreadAccess.restoreInterrupt(interrupted, src.segment(), dst.segment());
+        }
     }
     /**
      * {@return a new array in {@code arena} holding {@code src} in {@code layout}}

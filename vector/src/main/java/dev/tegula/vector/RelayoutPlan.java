@@ -145,7 +145,8 @@ public final class RelayoutPlan {
      *
      * @param src a buffer in the layout of {@link #from()}, at least {@code from().bufferSize()} bytes
      * @param dst a buffer for {@link #to()}, at least {@code to().bufferSize()} bytes
-     * @throws IllegalArgumentException  if a buffer is too small
+     * @throws IllegalArgumentException  if a buffer is too small, or the two buffers share memory
+     *                                   (a relayout cannot run in place: see {@link Relayout#copy(Array, Array)})
      * @throws IllegalStateException     if a segment's arena is closed, or the plan is one for strided views
      * @throws WrongThreadException      if a segment's confined arena belongs to another thread
      * @throws UnsupportedOperationException if {@code dst} is read-only
@@ -175,7 +176,13 @@ public final class RelayoutPlan {
         if (dst.isReadOnly()) {
             throw new UnsupportedOperationException("dst: the destination segment is read-only");
         }
-        run(src, null, dst, null, prefill, executor, parallelism, minParallelBytes);
+        RelayoutChecks.checkNoOverlap(src, from.bufferSize(), dst, to.bufferSize());
+        boolean interrupted = ThreadAccess.interruptedNow();
+        try {
+            run(src, null, dst, null, prefill, executor, parallelism, minParallelBytes);
+        } finally {
+            ThreadAccess.restoreInterrupt(interrupted, src, dst);
+        }
     }
 
     /** {@return the strategy} */
@@ -222,7 +229,7 @@ public final class RelayoutPlan {
             } else {
                 PackKernels.unpack4(src, dst, n, a, z, signed);
             }
-        });
+        }, src, dst);
     }
 
     /**
@@ -230,7 +237,9 @@ public final class RelayoutPlan {
      * was made for strided views ({@link Relayout#plan(Array, Array)}), its strides; their offsets
      * may differ from those of the arrays it was made for.
      *
-     * @throws IllegalArgumentException      if the arrays' shapes or strides are not the plan's
+     * @throws IllegalArgumentException      if the arrays' shapes or strides are not the plan's, or an
+     *                                       element of {@code dst} shares a byte with one of {@code src}
+     *                                       (as for {@link Relayout#copy(Array, Array)})
      * @throws IllegalStateException         if an array is not host-addressable or its arena is closed
      * @throws UnsupportedOperationException if {@code dst} is read-only
      */
@@ -254,17 +263,23 @@ public final class RelayoutPlan {
         }
         checkStrides("src", src, srcStrides);
         checkStrides("dst", dst, dstStrides);
+        RelayoutChecks.checkNoOverlap(src, dst);
         MemorySegment d = dst.segment();
         if (dstStrides == null) {
             RelayoutChecks.checkSize("dst", d, to.bufferSize());
         }
-        if (strategy instanceof RelayoutStrategy.Nests) {
-            // the kernels address each side from its view's first slot
-            run(base(src.segment(), src, srcStrides, srcElementBytes), null, base(d, dst, dstStrides, elementBytes), null,
-                    prefill && dstStrides == null, executor, parallelism, Tasks.MIN_PARALLEL_BYTES);
-        } else {
-            run(src.segment(), src::slot, d, dst::slot, prefill && dstStrides == null, executor, parallelism,
-                    Tasks.MIN_PARALLEL_BYTES);
+        boolean interrupted = ThreadAccess.interruptedNow();
+        try {
+            if (strategy instanceof RelayoutStrategy.Nests) {
+                // the kernels address each side from its view's first slot
+                run(base(src.segment(), src, srcStrides, srcElementBytes), null, base(d, dst, dstStrides, elementBytes),
+                        null, prefill && dstStrides == null, executor, parallelism, Tasks.MIN_PARALLEL_BYTES);
+            } else {
+                run(src.segment(), src::slot, d, dst::slot, prefill && dstStrides == null, executor, parallelism,
+                        Tasks.MIN_PARALLEL_BYTES);
+            }
+        } finally {
+            ThreadAccess.restoreInterrupt(interrupted, src.segment(), d);
         }
     }
 

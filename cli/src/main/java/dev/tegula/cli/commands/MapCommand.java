@@ -32,11 +32,17 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code tegula map SHAPE}: the memory map of an array as a grid of slot numbers. */
+/**
+ * {@code tegula map SHAPE} or {@code tegula map FILE [TENSOR]}: the memory map of an array as a grid
+ * of slot numbers; a tensor file's tensor is mapped in the shape Tegula reads it in.
+ */
 @Command(name = "map",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = {"Draw where each element of an array sits in its buffer.",
+                "The array is a shape, or a tensor of a file that inspect reads (.npy, .safetensors, .gguf, a"
+                        + " checkpoint directory or index), in the shape Tegula reads it in; TENSOR names it"
+                        + " where the file holds several.",
                 "Draws the logical grid (rows: the"
                 + " second-last dim, columns: the last dim; one grid per index of the leading dims) with the"
                 + " slot of every element, tile boundaries drawn with | - +, and the padding slots.",
@@ -46,7 +52,8 @@ import java.util.concurrent.Callable;
                         + " coloured and outlined, padding hatched, the memory order drawn as a path, and a strip"
                         + " of the buffer's slots in memory order."},
         exitCodeListHeading = "%nExit status:%n",
-        exitCodeList = {"0:success", "1:internal error", "2:not a shape, an invalid shape, or a bad option"})
+        exitCodeList = {"0:success", "1:internal error",
+                "2:not a shape, an invalid shape, a bad tensor file or name, or a bad option"})
 public final class MapCommand implements Callable<Integer> {
     /** The --max of pictures when it is not given. */
     public static final int PICTURE_MAX = 32;
@@ -60,7 +67,10 @@ public final class MapCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "SHAPE", description = "XLA shape text, e.g. 'f32[3,5]{1,0:T(2,2)}' (quote it)")
+    @Parameters(arity = "1..*", paramLabel = "SHAPE|FILE [TENSOR]",
+            description = "XLA shape text, e.g. 'f32[3,5]{1,0:T(2,2)}' (quote it); or a .npy / .safetensors /"
+                    + " .gguf file, or a checkpoint directory or index, and the name of one of its tensors"
+                    + " (needed where it holds several)")
     List<String> shape;
 
     @Option(names = "--legend", description = "List each tile with its rows, columns and slots, and explain the picture.")
@@ -92,8 +102,23 @@ public final class MapCommand implements Callable<Integer> {
         if (max < 1 || max > 4096) {
             throw new BadInputException("--max: must be in 1..4096, got " + max);
         }
-        Shape s = Shapes.parse(shape);
         PrintWriter out = spec.commandLine().getOut();
+        Shape s;
+        if (TensorFileReport.isTensorFiles(List.of(shape.getFirst()))) {
+            if (shape.size() > 2) {
+                throw new BadInputException("FILE [TENSOR]: one file and at most one tensor name, got " + shape.size()
+                        + " arguments");
+            }
+            Path file = Path.of(shape.getFirst());
+            TensorShapes.Tensor t = TensorShapes.of(file, shape.size() == 2 ? shape.get(1) : null);
+            s = t.shape();
+            if (png == null && svg == null) {
+                out.println(TerminalText.of(file.toString()) + (t.name() == null ? "" : ": " + TerminalText.of(t.name()))
+                        + (t.note() == null ? "" : " (" + t.note() + ")"));
+            }
+        } else {
+            s = Shapes.parse(shape);
+        }
         if (png != null || svg != null) {
             picture(out, s);
         } else {

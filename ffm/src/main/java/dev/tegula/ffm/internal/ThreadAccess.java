@@ -38,6 +38,37 @@ public final class ThreadAccess {
     }
 
     /**
+     * {@return the calling thread's interrupt status now} Taken where a call that accesses segments
+     * begins, and given to {@link #restoreInterrupt} where it ends.
+     */
+    public static boolean interruptedNow() {
+        return Thread.currentThread().isInterrupted();
+    }
+
+    /**
+     * Ends a call that accessed {@code memory} on the calling thread: where the thread was not
+     * interrupted when the call began ({@code before}), is interrupted now, and an arena of
+     * {@code memory} is closed or closing, clears the interrupt. Closing a shared arena while a
+     * thread is inside an access of its memory makes the JVM interrupt that thread (it wakes the
+     * thread for the exception it delivers, or drops where the thread has left the access by then),
+     * an interrupt that no code asked for and that a library must not leave behind. An interrupt
+     * that another thread sends during the same call cannot be told apart from the JVM's and is
+     * cleared with it; one the thread had before the call is always kept. Call it in a
+     * {@code finally} block, so that it runs on success and on failure alike.
+     */
+    public static void restoreInterrupt(boolean before, MemorySegment... memory) {
+        if (before || !Thread.currentThread().isInterrupted()) {
+            return;
+        }
+        for (MemorySegment m : memory) {
+            if (m != null && !m.scope().isAlive()) {
+                Thread.interrupted();
+                return;
+            }
+        }
+    }
+
+    /**
      * The unchecked views ({@link #forThisCall}) of one call, opened with {@link #openCall()} and
      * closed when the call returns. Normally the views are in the global scope and closing does
      * nothing; while {@link #endViewsWithTheirCall} is set (for tests), each call's views share one

@@ -133,7 +133,7 @@ public final class CandidateTimer {
                 long from = Math.min(e, (k * share + at) / align * align);
                 WalkRunner.run(w, src, dst, from, Math.min(e, from + length));
             }
-        });
+        }, src, dst);
         return System.nanoTime() - t0;
     }
 

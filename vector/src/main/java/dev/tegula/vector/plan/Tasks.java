@@ -1,5 +1,7 @@
 package dev.tegula.vector.plan;
 
+import dev.tegula.ffm.internal.ThreadAccess;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -37,9 +39,15 @@ public final class Tasks {
      * chunk boundaries are multiples of {@code align} (where the shares stay non-empty). One task (or
      * no executor) runs the whole range on the calling thread, in one call of {@code chunk}.
      *
+     * <p>{@code memory} names the segments the chunks access: a task whose thread the JVM
+     * interrupted because an arena of theirs was closed under it ends with the interrupt cleared
+     * ({@link ThreadAccess#restoreInterrupt}), so the executor's threads are left as they were found.
+     * The calling thread's own status is its caller's to restore.
+     *
      * @throws IllegalStateException if interrupted while waiting (the interrupt flag is set again)
      */
-    public static void forEachChunk(ExecutorService executor, int tasks, long extent, long align, Chunk chunk) {
+    public static void forEachChunk(ExecutorService executor, int tasks, long extent, long align, Chunk chunk,
+                                    MemorySegment... memory) {
         int n = executor == null ? 1 : (int) Math.max(1, Math.min(tasks, extent));
         if (n == 1) {
             chunk.run(0, extent);
@@ -58,15 +66,20 @@ public final class Tasks {
         for (int k = 0; k < n; k++) {
             Range own = ranges[k];
             futures.add(executor.submit(() -> {
-                long[] got = new long[2];
-                while (own.take(true, got)) {
-                    chunk.run(got[0], got[1]);
-                }
-                Range other;
-                while ((other = mostLeft(ranges)) != null) {
-                    if (other.take(false, got)) {
+                boolean before = ThreadAccess.interruptedNow();
+                try {
+                    long[] got = new long[2];
+                    while (own.take(true, got)) {
                         chunk.run(got[0], got[1]);
                     }
+                    Range other;
+                    while ((other = mostLeft(ranges)) != null) {
+                        if (other.take(false, got)) {
+                            chunk.run(got[0], got[1]);
+                        }
+                    }
+                } finally {
+                    ThreadAccess.restoreInterrupt(before, memory);
                 }
             }));
         }

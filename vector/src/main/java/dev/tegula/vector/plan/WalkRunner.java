@@ -48,7 +48,7 @@ public final class WalkRunner {
     /** Runs {@code [0, extent)} of the walk's split loop, in {@code parallelism} parts when {@code executor} is not null. */
     public static void runWhole(Walk w, MemorySegment src, MemorySegment dst, ExecutorService executor, int parallelism,
                                 long extent) {
-        Tasks.forEachChunk(executor, parallelism, extent, w.alignment(), (lo, hi) -> run(w, src, dst, lo, hi));
+        Tasks.forEachChunk(executor, parallelism, extent, w.alignment(), (lo, hi) -> run(w, src, dst, lo, hi), src, dst);
     }
 
     /** Runs indices {@code [from, to)} of the walk's split loop, staged where the walk stages. */

@@ -142,17 +142,19 @@ public final class Dequantize {
         ArrayShape f32 = ArrayShape.of(ElementType.F32, dims);
         if (shape.equals(f32) && dst.isDense()) {
             Tasks.forEachChunk(executor, tasks, rows, 1, (from, to) -> toFloats(q, src, from * blocksPerRow * q.blockBytes(),
-                    dst.segment(), from * cols * 4, (to - from) * blocksPerRow));
+                    dst.segment(), from * cols * 4, (to - from) * blocksPerRow), src, dst.segment());
             return;
         }
         if (shape.equals(ArrayShape.of(ElementType.BF16, dims)) && dst.isDense()) {
-            Tasks.forEachChunk(executor, tasks, rows, 1, (from, to) -> bf16Rows(q, src, dst.segment(), cols, from, to));
+            Tasks.forEachChunk(executor, tasks, rows, 1, (from, to) -> bf16Rows(q, src, dst.segment(), cols, from, to),
+                    src, dst.segment());
             return;
         }
         if (dims.length == 2 && shape.equals(ArrayShape.of(ElementType.BF16, dims).withLayout(BF16_T8X128_2X1))
                 && dims[0] % 8 == 0 && cols % 128 == 0 && cols <= DequantizeKernels.MAX_TILE_ROW_COLS
                 && dst.isDense()) {
-            Tasks.forEachChunk(executor, tasks, dims[0] / 8, 1, (from, to) -> bf16Tiles(q, src, dst.segment(), cols, from, to));
+            Tasks.forEachChunk(executor, tasks, dims[0] / 8, 1, (from, to) -> bf16Tiles(q, src, dst.segment(), cols, from, to),
+                    src, dst.segment());
             return;
         }
         Chunks chunks = dst.isDense() ? Chunks.of(q, shape) : null;
@@ -164,7 +166,8 @@ public final class Dequantize {
             }
             return;
         }
-        Tasks.forEachChunk(executor, tasks, chunks.count(), 1, (from, to) -> chunks.execute(q, src, dst.segment(), from, to));
+        Tasks.forEachChunk(executor, tasks, chunks.count(), 1, (from, to) -> chunks.execute(q, src, dst.segment(), from, to),
+                src, dst.segment());
     }
 
     /** {@code {1,0:T(8,128)(2,1)}}, the TPU layout of bf16 matrices, written by {@link #bf16Tiles}. */
