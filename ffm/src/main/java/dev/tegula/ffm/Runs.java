@@ -520,11 +520,6 @@ public final class Runs {
         return arrays.length;
     }
 
-    /** {@return how many arrays this cursor walks} The same as {@link #operandCount()}. */
-    public int arrayCount() {
-        return arrays.length;
-    }
-
     /** {@return the number of elements in the current inner loop} 0 before the first {@link #next()} and after the last. */
     public long length() {
         return runLength;
