@@ -185,6 +185,79 @@ class GuideExamplesTest {
     }
     // end::runs[]
 
+    // tag::runs-blocks[]
+    static final int BUFFER = 1024;
+
+    /** y += a·x for any two f32 arrays of the same dimensions, whatever their layouts. */
+    static void axpyAnyLayouts(float a, Array x, Array y, MemorySegment buffer) {   // buffer: BUFFER floats
+        FloatVector va = FloatVector.broadcast(S, a);
+        Runs r = Runs.blocks(BUFFER, y, x);                     // memory order of y, blocks of at most BUFFER
+        while (r.next()) {
+            MemorySegment ys = r.segment(0), xs = r.segment(1);
+            long yo = r.offset(0), xo = r.offset(1), n = r.length(), i = 0;
+            long yStride = r.stride(0), xStride = r.stride(1);  // bytes between a block's elements
+            if (xStride != 4) {                                  // x is strided here: copy its block
+                for (long k = 0; k < n; k++) {
+                    buffer.set(F32, 4 * k, xs.get(F32, xo + k * xStride));
+                }
+                xs = buffer;
+                xo = 0;
+            }
+            if (yStride == 4) {                                  // the unit-stride loop of axpy
+                for (; i < S.loopBound(n); i += S.length()) {
+                    FloatVector vy = FloatVector.fromMemorySegment(S, ys, yo + 4 * i, NATIVE);
+                    FloatVector.fromMemorySegment(S, xs, xo + 4 * i, NATIVE).fma(va, vy)
+                            .intoMemorySegment(ys, yo + 4 * i, NATIVE);
+                }
+            }
+            for (; i < n; i++) {                                 // the tail, or a strided y
+                long at = yo + i * yStride;
+                ys.set(F32, at, Math.fma(xs.get(F32, xo + 4 * i), a, ys.get(F32, at)));
+            }
+        }
+    }
+    // end::runs-blocks[]
+
+    @Test
+    void runsBlocks() {
+        // tag::runs-blocks-use[]
+        try (Arena arena = Arena.ofConfined()) {
+            Array x = Array.allocate(arena, ArrayShape.parse("f32[300,200]{0,1}"));          // column-major
+            Array y = Array.allocate(arena, ArrayShape.parse("f32[300,200]{1,0:T(8,128)}")); // tiled
+            x.fill(2.0);
+            y.fill(1.0);
+            MemorySegment buffer = arena.allocate(4L * BUFFER, 64);    // native, as the arrays are
+            axpyAnyLayouts(0.5f, x, y, buffer);            // blocks of tile rows, x's stride 300 floats
+            float s = sum(y);                              // 120000.0, without a relayout
+            // end::runs-blocks-use[]
+            assertEquals(120000f, s);
+            assertEquals(2f, y.getFloat(299, 130));
+            // tag::runs-blocks-use[]
+        }
+        // end::runs-blocks-use[]
+        try (Arena arena = Arena.ofConfined()) {
+            Array x = Array.allocate(arena, ArrayShape.parse("f32[300,200]{0,1}"));
+            Array y = Array.allocate(arena, ArrayShape.parse("f32[300,200]{1,0:T(8,128)}"));
+            float[] values = new float[300 * 200];
+            for (int k = 0; k < values.length; k++) {
+                values[k] = k % 977;
+            }
+            x.copyFrom(values);
+            y.fill(1.0);
+            MemorySegment buffer = arena.allocate(4L * BUFFER, 64);
+            axpyAnyLayouts(0.5f, x, y, buffer);
+            for (int i = 0; i < 300; i++) {
+                for (int j = 0; j < 200; j++) {
+                    assertEquals(1f + 0.5f * values[i * 200 + j], y.getFloat(i, j), "at " + i + "," + j);
+                }
+            }
+            Array strided = Array.allocate(arena, ArrayShape.parse("f32[300,400]{1,0}")).slice(1, 0, 400, 2);
+            strided.fill(1.0);
+            axpyAnyLayouts(0.5f, x, strided, buffer);      // y strided too: the scalar loop
+            assertEquals(1f + 0.5f * values[7 * 200 + 9], strided.getFloat(7, 9));
+        }
+    }
+
     @Test
     void runs() {
         // tag::runs-use[]

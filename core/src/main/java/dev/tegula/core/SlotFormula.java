@@ -68,6 +68,18 @@ public final class SlotFormula {
         return shape.plan().slotFormula();
     }
 
+    /**
+     * {@return the formula of slot strides: one unbounded term of divisor 1 a dimension, weighted by
+     * its stride} It is a strided array's or view's index math without its slot offset.
+     */
+    public static SlotFormula strided(long... slotStrides) {
+        List<Term> terms = new ArrayList<>();
+        for (int d = 0; d < slotStrides.length; d++) {
+            terms.add(new Term(d, 1, UNBOUNDED, slotStrides[d]));
+        }
+        return new SlotFormula(terms);
+    }
+
     @Override
     public String toString() {
         return "SlotFormula" + terms;

@@ -2,6 +2,7 @@ package dev.tegula.ffm;
 
 import dev.tegula.core.Addressing;
 import dev.tegula.core.ArrayShape;
+import dev.tegula.core.CarryFormula;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
 import java.lang.foreign.Arena;
@@ -126,11 +127,13 @@ public final class Array {
      * + Σ (x >>> topShift)·topCarry} over the dimensions' indices {@code x} (fields {@code stride0 …
      * topCarry3}, dimension 0 to 3; "mid" and "top" are the second and third digit of a tiled
      * dimension), for strided arrays (the strides are the {@code stride}s) and for tiled layouts whose tiles split each dimension into
-     * power-of-two digits ({@link ArraySlots#carry}); {@code carry} is false when the layout needs
+     * power-of-two digits (core's {@link CarryFormula}, through {@link ArraySlots#carry}); {@code carry} is false when the layout needs
      * core's {@link Addressing}. {@code carries} is how many carry terms are in use: 0 (strided), 1,
      * or 2 (some {@code h} is not 0).
      */
     final boolean carry;
+    /** The carry formula the fields below spell out (core's {@link CarryFormula}), or null where {@code carry} is false. */
+    final CarryFormula carryFormula;
     final int carries;
     final long stride0, midShift0, midCarry0, topShift0, topCarry0;
     final long stride1, midShift1, midCarry1, topShift1, topCarry1;
@@ -165,15 +168,19 @@ public final class Array {
         codeTable = kind == ElementIO.SMALL ? ElementIO.codeTable(type) : null;
         codeMask = type.bitWidth() >= 32 ? -1 : (1 << type.bitWidth()) - 1;
         intMask = ElementIO.intMask(type);
-        long[] c = ArraySlots.carry(shape, strides);
+        CarryFormula c = ArraySlots.carry(shape, strides);
+        carryFormula = c;
         carry = c != null;
-        long[] t = Arrays.copyOf(c != null ? c : new long[0], 4 * ArraySlots.PER_DIM);
-        stride0 = t[0]; midShift0 = t[1]; midCarry0 = t[2]; topShift0 = t[3]; topCarry0 = t[4];
-        stride1 = t[5]; midShift1 = t[6]; midCarry1 = t[7]; topShift1 = t[8]; topCarry1 = t[9];
-        stride2 = t[10]; midShift2 = t[11]; midCarry2 = t[12]; topShift2 = t[13]; topCarry2 = t[14];
-        stride3 = t[15]; midShift3 = t[16]; midCarry3 = t[17]; topShift3 = t[18]; topCarry3 = t[19];
-        carries = topCarry0 != 0 || topCarry1 != 0 || topCarry2 != 0 || topCarry3 != 0 ? 2
-                : midCarry0 != 0 || midCarry1 != 0 || midCarry2 != 0 || midCarry3 != 0 ? 1 : 0;
+        int cr = c == null ? 0 : c.rank();
+        stride0 = cr > 0 ? c.stride(0) : 0; midShift0 = cr > 0 ? c.midShift(0) : 0; midCarry0 = cr > 0 ? c.midCarry(0) : 0;
+        topShift0 = cr > 0 ? c.topShift(0) : 0; topCarry0 = cr > 0 ? c.topCarry(0) : 0;
+        stride1 = cr > 1 ? c.stride(1) : 0; midShift1 = cr > 1 ? c.midShift(1) : 0; midCarry1 = cr > 1 ? c.midCarry(1) : 0;
+        topShift1 = cr > 1 ? c.topShift(1) : 0; topCarry1 = cr > 1 ? c.topCarry(1) : 0;
+        stride2 = cr > 2 ? c.stride(2) : 0; midShift2 = cr > 2 ? c.midShift(2) : 0; midCarry2 = cr > 2 ? c.midCarry(2) : 0;
+        topShift2 = cr > 2 ? c.topShift(2) : 0; topCarry2 = cr > 2 ? c.topCarry(2) : 0;
+        stride3 = cr > 3 ? c.stride(3) : 0; midShift3 = cr > 3 ? c.midShift(3) : 0; midCarry3 = cr > 3 ? c.midCarry(3) : 0;
+        topShift3 = cr > 3 ? c.topShift(3) : 0; topCarry3 = cr > 3 ? c.topCarry(3) : 0;
+        carries = c == null ? 0 : c.carries();
         boolean empty = elementCountOf(dims) == 0;
         exactLayout = !strided || empty || Arrays.equals(
                 nonUnit(dims, strides), nonUnit(dims, ArrayFactory.layoutStrides(shape)));

@@ -23,8 +23,9 @@ import java.util.Objects;
 /**
  * Whole-array operations of {@link Array}: element iteration in logical row-major order, padding
  * fill, {@code fill}, copies from and to Java arrays, {@code contentEquals}, {@code copyTo}.
- * Plain loops over the slots, except the copies from and to Java arrays and {@code toRowMajor},
- * which run through the relayout engine when module vector provides it ({@link BulkCopier}).
+ * Loops over the blocks of {@link Runs} (the walk over the slots of every layout), except the copies
+ * from and to Java arrays and {@code toRowMajor}, which run through the relayout engine when module
+ * vector provides it ({@link BulkCopier}).
  */
 final class ArrayBulk {
     private ArrayBulk() {
@@ -36,54 +37,24 @@ final class ArrayBulk {
         void visit(long ordinal, long slot);
     }
 
-    /** Visits every element's slot in logical row-major order. */
+    /** Visits every element's slot in logical row-major order (a walk of {@link Runs}). */
     static void forEachSlot(Array a, SlotVisitor v) {
-        if (!a.isHostAccessible()) {
-            throw Array.notHostAccessible(a.shape, a.provider);
+        int rank = a.dims.length;
+        int[] rowMajor = new int[rank];
+        for (int d = 0; d < rank; d++) {
+            rowMajor[d] = d;
         }
-        long[] dims = a.dims;
-        long n = Array.elementCountOf(dims);
-        if (n == 0) {
-            return;
-        }
-        int rank = dims.length;
-        long[] idx = new long[rank];
-        if (a.strides == null) {
-            for (long o = 0; o < n; o++) {
-                v.visit(o, a.addressing().slot(idx));
-                increment(idx, dims);
+        Runs r = Runs.bySlot(new Array[] {a}, rowMajor);
+        long o = 0;
+        long step = r.slotStride(0);
+        while (r.next()) {
+            long n = r.length();
+            long s = r.slot(0);
+            for (long k = 0; k < n; k++, s += step) {
+                v.visit(o + k, s);
             }
-            return;
+            o += n;
         }
-        long[] st = a.strides;
-        long inner = rank == 0 ? 1 : dims[rank - 1];
-        long innerStride = rank == 0 ? 0 : st[rank - 1];
-        long base = a.slotOffset();
-        for (long o = 0; o < n; o += inner) {
-            long s = base;
-            for (long j = 0; j < inner; j++, s += innerStride) {
-                v.visit(o + j, s);
-            }
-            for (int d = rank - 2; d >= 0; d--) {        // odometer over the outer dimensions
-                if (++idx[d] < dims[d]) {
-                    base += st[d];
-                    break;
-                }
-                idx[d] = 0;
-                base -= (dims[d] - 1) * st[d];
-            }
-        }
-    }
-
-    /** Advances a row-major index; returns false after the last one. */
-    static boolean increment(long[] idx, long[] dims) {
-        for (int d = idx.length - 1; d >= 0; d--) {
-            if (++idx[d] < dims[d]) {
-                return true;
-            }
-            idx[d] = 0;
-        }
-        return false;
     }
 
     // ---- fill ------------------------------------------------------------------------------------
@@ -107,7 +78,7 @@ final class ArrayBulk {
             return;
         }
         fillRange(a, 0, slots, code);
-        forEachSlot(a, (o, s) -> ElementIO.writeRaw(a, s, 0));
+        fillCode(a, 0);
     }
 
     static void fill(Array a, double value) {
@@ -126,11 +97,20 @@ final class ArrayBulk {
         }
     }
 
+    /** Writes {@code code} into every element's slot: a range fill per run of {@link Runs}, element by element elsewhere. */
     private static void fillCode(Array a, long code) {
-        if (a.strides != null && a.isContiguous() && a.isHostAccessible()) {
-            fillRange(a, a.slotOffset(), Array.elementCountOf(a.dims), code);
-        } else {
-            forEachSlot(a, (o, s) -> ElementIO.writeRaw(a, s, code));
+        Runs r = Runs.bySlot(new Array[] {a}, null);
+        long step = r.slotStride(0);
+        while (r.next()) {
+            long n = r.length();
+            if (step == 1) {
+                fillRange(a, r.slot(0), n, code);
+            } else {
+                long s = r.slot(0);
+                for (long k = 0; k < n; k++, s += step) {
+                    ElementIO.writeRaw(a, s, code);
+                }
+            }
         }
     }
 
@@ -430,22 +410,23 @@ final class ArrayBulk {
         if (a.type != b.type || !Arrays.equals(a.dims, b.dims)) {
             return false;
         }
-        if (Array.elementCountOf(a.dims) == 0) {
-            return true;
-        }
-        long[] idx = new long[a.dims.length];
+        Runs r = Runs.bySlot(new Array[] {a, b}, null);
+        long stepA = r.slotStride(0);
+        long stepB = r.slotStride(1);
         boolean c128 = a.type == ElementType.C128;
-        do {
-            long sa = a.slot(idx);
-            long sb = b.slot(idx);
-            boolean same = c128
-                    ? a.segment.get(JAVA_LONG_UNALIGNED, sa << 4) == b.segment.get(JAVA_LONG_UNALIGNED, sb << 4)
-                      && a.segment.get(JAVA_LONG_UNALIGNED, (sa << 4) + 8) == b.segment.get(JAVA_LONG_UNALIGNED, (sb << 4) + 8)
-                    : ElementIO.canonicalCode(a, sa) == ElementIO.canonicalCode(b, sb);
-            if (!same) {
-                return false;
+        while (r.next()) {
+            long sa = r.slot(0);
+            long sb = r.slot(1);
+            for (long k = r.length(); k > 0; k--, sa += stepA, sb += stepB) {
+                boolean same = c128
+                        ? a.segment.get(JAVA_LONG_UNALIGNED, sa << 4) == b.segment.get(JAVA_LONG_UNALIGNED, sb << 4)
+                          && a.segment.get(JAVA_LONG_UNALIGNED, (sa << 4) + 8) == b.segment.get(JAVA_LONG_UNALIGNED, (sb << 4) + 8)
+                        : ElementIO.canonicalCode(a, sa) == ElementIO.canonicalCode(b, sb);
+                if (!same) {
+                    return false;
+                }
             }
-        } while (increment(idx, a.dims));
+        }
         return true;
     }
 
@@ -476,21 +457,26 @@ final class ArrayBulk {
         copyElements(src, dst);
     }
 
-    /** Copies {@code src} into {@code dst} (same type and dimensions, any layouts, host memory) element by element. */
+    /**
+     * Copies {@code src} into {@code dst} (same type and dimensions, any layouts, host memory) element
+     * by element, along {@link Runs}'s blocks in the destination's memory order.
+     */
     private static void copyElements(Array src, Array dst) {
-        long[] idx = new long[src.dims.length];
-        if (Array.elementCountOf(src.dims) == 0) {
-            return;
-        }
-        do {
-            long s = src.slot(idx);
-            long d = dst.slot(idx);
-            if (src.type.isComplex()) {
-                ElementIO.setComplex(dst, d, ElementIO.getReal(src, s), ElementIO.getImaginary(src, s));
-            } else {
-                ElementIO.writeRaw(dst, d, ElementIO.readRaw(src, s));
+        Runs r = Runs.bySlot(new Array[] {dst, src}, null);
+        long stepD = r.slotStride(0);
+        long stepS = r.slotStride(1);
+        boolean complex = src.type.isComplex();
+        while (r.next()) {
+            long d = r.slot(0);
+            long s = r.slot(1);
+            for (long k = r.length(); k > 0; k--, d += stepD, s += stepS) {
+                if (complex) {
+                    ElementIO.setComplex(dst, d, ElementIO.getReal(src, s), ElementIO.getImaginary(src, s));
+                } else {
+                    ElementIO.writeRaw(dst, d, ElementIO.readRaw(src, s));
+                }
             }
-        } while (increment(idx, src.dims));
+        }
     }
 
     private static boolean byteAligned(Array a) {

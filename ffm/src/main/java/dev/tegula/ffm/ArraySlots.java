@@ -5,8 +5,8 @@ import dev.tegula.core.internal.Tiled2;
 import dev.tegula.core.internal.TiledN;
 import dev.tegula.core.Addressing;
 import dev.tegula.core.ArrayShape;
+import dev.tegula.core.CarryFormula;
 import dev.tegula.core.SlotFormula;
-import java.util.Comparator;
 import java.util.Objects;
 
 /**
@@ -85,88 +85,22 @@ final class ArraySlots {
         return tiled2(a.addressing, i, j);
     }
 
-    /** Index of the constants of one dimension in {@link #carry}'s answer: stride, then (shift, carry) of the middle and the top digit. */
-    static final int STRIDE = 0, MID_SHIFT = 1, MID_CARRY = 2, TOP_SHIFT = 3, TOP_CARRY = 4, PER_DIM = 5;
-
     /**
-     * {@return the slot of a rank 1 to 4 array as one "carry" formula a dimension, or null when it cannot be one}
-     * For each dimension {@code d} with index {@code x}:
-     * {@code x·stride + (x >>> midShift)·midCarry + (x >>> topShift)·topCarry}, five longs
-     * ({@link #STRIDE}, {@link #MID_SHIFT}, {@link #MID_CARRY}, {@link #TOP_SHIFT}, {@link #TOP_CARRY})
-     * for dimension 0, then five for dimension 1, and so on; the slot is their sum plus the array's
-     * slot offset. A strided array has {@code stride} = its stride and no carries
-     * ({@code midCarry = topCarry = 0}; a term whose carry is 0 adds 0
-     * whatever its shift).
-     *
-     * <p>A tiled layout qualifies when core's {@link SlotFormula} splits each dimension into at most
-     * three digits that tile its index bits from the bottom: divisors {@code 1 = v0 < v1 < v2}, each a
-     * power of two, each digit's modulus the ratio to the next divisor, the top digit unbounded (or
-     * bounded above the dimension). The weights need not be powers of two. With digits
-     * {@code x = d0 + d1·v1 + d2·v2} and weights {@code w0, w1, w2}, the slot
-     * {@code d0·w0 + d1·w1 + d2·w2} equals {@code x·w0 + (x >>> log v1)·(w1 − (v1/v0)·w0)
-     * + (x >>> log v2)·(w2 − (v2/v1)·w1)}: each carry term replaces what the lower digit's weight
-     * wrongly gave the higher digits. The arithmetic may wrap in between but is exact modulo
-     * 2<sup>64</sup>, and the true slot is below 2<sup>63</sup>. One formula for strided and tiled
-     * arrays means one code path in a loop whatever arrays the profile has seen, with few loop
-     * invariants (register pressure was what made a polluted tiled loop slow).
+     * {@return the carry formula of a rank 1 to 4 array, or null when it has none} A strided array's
+     * is its slot strides; a tiled layout's is core's {@link CarryFormula} of its {@link SlotFormula},
+     * where the layout's tiles split each dimension into power-of-two digits. One formula for strided
+     * and tiled arrays means one code path in a loop whatever arrays the profile has seen, with few
+     * loop invariants (register pressure was what made a polluted tiled loop slow).
      */
-    static long[] carry(ArrayShape shape, long[] strides) {
+    static CarryFormula carry(ArrayShape shape, long[] strides) {
         int rank = shape.rank();
         if (rank < 1 || rank > 4) {
             return null;
         }
-        long[] out = new long[rank * PER_DIM];
         if (strides != null) {
-            for (int d = 0; d < rank; d++) {
-                out[d * PER_DIM + STRIDE] = strides[d];
-            }
-            return out;
+            return CarryFormula.strided(strides);
         }
-        SlotFormula f = SlotFormula.of(shape).orElse(null);
-        if (f == null) {
-            return null;
-        }
-        for (int d = 0; d < rank; d++) {
-            final int dim = d;
-            SlotFormula.Term[] t = f.terms().stream().filter(x -> x.dimension() == dim)
-                    .sorted(Comparator.comparingLong(SlotFormula.Term::divisor))
-                    .toArray(SlotFormula.Term[]::new);
-            if (!carries(t, shape.dimension(d), out, d * PER_DIM)) {
-                return null;
-            }
-        }
-        return out;
-    }
-
-    /** Fills the five constants of one dimension's digits {@code t} (sorted by divisor); false if they do not qualify. */
-    private static boolean carries(SlotFormula.Term[] t, long extent, long[] out, int at) {
-        if (t.length > 3 || (t.length > 0 && t[0].divisor() != 1)) {
-            return false;
-        }
-        for (int n = 0; n < t.length; n++) {
-            long div = t[n].divisor();
-            long mod = t[n].modulus();
-            if (Long.bitCount(div) != 1) {
-                return false;
-            }
-            boolean top = n == t.length - 1;
-            if (!top && (mod == SlotFormula.UNBOUNDED || t[n + 1].divisor() != div * mod)) {
-                return false;   // a gap or an overlap between digits
-            }
-            if (top && mod != SlotFormula.UNBOUNDED && extent > 0 && (extent - 1) / div >= mod) {
-                return false;   // the top digit would wrap inside the dimension
-            }
-        }
-        out[at + STRIDE] = t.length > 0 ? t[0].weight() : 0;
-        if (t.length > 1) {
-            out[at + MID_SHIFT] = Long.numberOfTrailingZeros(t[1].divisor());
-            out[at + MID_CARRY] = t[1].weight() - t[1].divisor() * t[0].weight();
-        }
-        if (t.length > 2) {
-            out[at + TOP_SHIFT] = Long.numberOfTrailingZeros(t[2].divisor());
-            out[at + TOP_CARRY] = t[2].weight() - (t[2].divisor() / t[1].divisor()) * t[1].weight();
-        }
-        return true;
+        return CarryFormula.of(shape).orElse(null);
     }
 
     // instanceof on the sealed leaves: each call below has an exact receiver type (no megamorphic call)

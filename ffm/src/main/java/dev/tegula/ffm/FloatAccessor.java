@@ -2,6 +2,7 @@ package dev.tegula.ffm;
 
 import static java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED;
 
+import dev.tegula.core.CarryFormula;
 import dev.tegula.core.ElementType;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
@@ -70,18 +71,16 @@ public final class FloatAccessor {
         rank = a.dims.length;
         slotOffset = a.slotOffset;
         d0 = a.d0; d1 = a.d1; d2 = a.d2; d3 = a.d3;
-        carries = a.carries;
-        stride0 = a.stride0; midShift0 = a.midShift0; midCarry0 = a.midCarry0; topShift0 = a.topShift0; topCarry0 = a.topCarry0;
-        stride1 = a.stride1; midShift1 = a.midShift1; midCarry1 = a.midCarry1; topShift1 = a.topShift1; topCarry1 = a.topCarry1;
-        stride2 = a.stride2; midShift2 = a.midShift2; midCarry2 = a.midCarry2; topShift2 = a.topShift2; topCarry2 = a.topCarry2;
-        stride3 = a.stride3; midShift3 = a.midShift3; midCarry3 = a.midCarry3; topShift3 = a.topShift3; topCarry3 = a.topCarry3;
-        long[] inner = switch (rank) {
-            case 1 -> new long[] {stride0, midCarry0, topCarry0};
-            case 2 -> new long[] {stride1, midCarry1, topCarry1};
-            case 3 -> new long[] {stride2, midCarry2, topCarry2};
-            default -> new long[] {stride3, midCarry3, topCarry3};
-        };
-        plainInner = inner[0] == 1 && inner[1] == 0 && inner[2] == 0;
+        CarryFormula f = a.carryFormula;   // core's carry formula, its constants in final fields here
+        carries = f.carries();
+        stride0 = f.stride(0); midShift0 = f.midShift(0); midCarry0 = f.midCarry(0); topShift0 = f.topShift(0); topCarry0 = f.topCarry(0);
+        stride1 = rank > 1 ? f.stride(1) : 0; midShift1 = rank > 1 ? f.midShift(1) : 0; midCarry1 = rank > 1 ? f.midCarry(1) : 0;
+        topShift1 = rank > 1 ? f.topShift(1) : 0; topCarry1 = rank > 1 ? f.topCarry(1) : 0;
+        stride2 = rank > 2 ? f.stride(2) : 0; midShift2 = rank > 2 ? f.midShift(2) : 0; midCarry2 = rank > 2 ? f.midCarry(2) : 0;
+        topShift2 = rank > 2 ? f.topShift(2) : 0; topCarry2 = rank > 2 ? f.topCarry(2) : 0;
+        stride3 = rank > 3 ? f.stride(3) : 0; midShift3 = rank > 3 ? f.midShift(3) : 0; midCarry3 = rank > 3 ? f.midCarry(3) : 0;
+        topShift3 = rank > 3 ? f.topShift(3) : 0; topCarry3 = rank > 3 ? f.topCarry(3) : 0;
+        plainInner = f.isPlain(rank - 1);
     }
 
     /** {@return the array this accessor reads and writes} */

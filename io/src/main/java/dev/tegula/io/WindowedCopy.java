@@ -1,6 +1,7 @@
 package dev.tegula.io;
 
 import dev.tegula.ffm.Array;
+import dev.tegula.ffm.Runs;
 import dev.tegula.ffm.internal.LongMath;
 import dev.tegula.io.internal.F16OverflowCheck;
 import dev.tegula.io.internal.NativeFiles;
@@ -258,50 +259,25 @@ final class WindowedCopy {
         if (strides == null || bits % 8 != 0 || src.shape().elementCount() == 0) {
             return spanPages;
         }
-        long w = bits / 8;
-        long[] dims = src.shape().dimensions();
-        int rank = dims.length;
-        Integer[] order = new Integer[rank];
-        for (int d = 0; d < rank; d++) {
-            order[d] = d;
-        }
-        java.util.Arrays.sort(order, (x, y) -> Long.compare(Math.abs(strides[x]), Math.abs(strides[y])));
-        long run = 1;
-        int k = 0;
-        while (k < rank && (dims[order[k]] == 1 || strides[order[k]] == run)) {
-            run *= dims[order[k]];
-            k++;
-        }
-        long runs = src.shape().elementCount() / run;
-        if (runs > RUN_LIMIT) {
+        Runs runs = Runs.of(src);   // the view's runs of consecutive bytes, in memory order
+        if (!runs.next() || src.shape().elementCount() / runs.length() > RUN_LIMIT) {
             return spanPages;
         }
-        long runBytes = run * w;
-        long base = src.segment().address() + src.slotOffset() * w;
-        long[] idx = new long[rank];
+        long w = bits / 8;
+        long base = src.segment().address();
         long total = 0;
         long lastPage = Long.MIN_VALUE;
-        for (long r = 0; r < runs; r++) {
-            long off = 0;
-            for (int j = k; j < rank; j++) {
-                off += idx[order[j]] * strides[order[j]];
-            }
-            long start = base + off * w;
+        do {
+            long runBytes = runs.length() * w;
+            long start = base + runs.offset(0);
             long first = Math.floorDiv(start, NativeFiles.PAGE);
             long last = Math.floorDiv(start + runBytes - 1, NativeFiles.PAGE);
             total += last - first + 1 - (first == lastPage ? 1 : 0);
             lastPage = last;
             if (willNeed && runBytes >= NativeFiles.PAGE / 2) {
-                NativeFiles.advise(src.segment().asSlice(start - src.segment().address(), runBytes), NativeFiles.WILL_NEED);
+                NativeFiles.advise(src.segment().asSlice(runs.offset(0), runBytes), NativeFiles.WILL_NEED);
             }
-            for (int j = k; j < rank; j++) {
-                int d = order[j];
-                if (++idx[d] < dims[d]) {
-                    break;
-                }
-                idx[d] = 0;
-            }
-        }
+        } while (runs.next());
         return Math.min(total, spanPages);
     }
 

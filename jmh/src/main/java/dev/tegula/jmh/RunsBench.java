@@ -29,6 +29,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * ({@code floatArray}). The goal: {@code runs} within 1.3× of {@code floatArray} on every layout, in a
  * fresh JVM and in a used one.
  *
+ * <p>{@code bufferedMixed} is the buffered inner loop ({@link Runs#blocks}): a row-major {@code y}
+ * and a column-major {@code x}, walked in blocks of {@value #BUFFER} elements with a stride each, the
+ * strided operand copied into a native buffer before the same Vector API loop; {@code bufferedRowMajor}
+ * is the same kernel on two row-major arrays (unit strides: no copy). The goal: {@code bufferedMixed}
+ * within 3× of {@code bufferedRowMajor}. Both ignore {@code layout} (run them with
+ * {@code -p layout=rowMajor}).
+ *
  * <p>{@code used} first runs the same kernels over arrays of other layouts and views (strided, sliced,
  * permuted, {@code T(2,2)}, {@code T(8,128)(2,1)} of bf16 slots walked beside f32, pairs of different
  * layouts whose runs are one element long), so that the profiles of {@link Runs#next()} and of the
@@ -56,6 +63,14 @@ public class RunsBench {
     private Array y;
     private float[] xa;
     private float[] ya;
+    private Array rowY;
+    private Array rowX;
+    private Array colX;
+    private MemorySegment bufferX;
+    private MemorySegment bufferY;
+
+    /** Elements of one block of the buffered inner loop, and of its buffers. */
+    static final int BUFFER = 1024;
 
     @Setup
     public void setup() {
@@ -67,6 +82,13 @@ public class RunsBench {
         xa = new float[N * N];
         ya = new float[N * N];
         java.util.Arrays.fill(xa, 1f);
+        rowY = Array.allocate(arena, ArrayShape.parse("f32[1024,1024]{1,0}"));
+        rowX = Array.allocate(arena, ArrayShape.parse("f32[1024,1024]{1,0}"));
+        colX = Array.allocate(arena, ArrayShape.parse("f32[1024,1024]{0,1}"));
+        rowX.fill(1.0);
+        colX.fill(1.0);
+        bufferX = arena.allocate(4L * BUFFER, 64);
+        bufferY = arena.allocate(4L * BUFFER, 64);
         if (used) {
             use();
         }
@@ -89,6 +111,9 @@ public class RunsBench {
                 } else if (!a.shape().layout().isTiled()) {
                     axpy(0.5f, Runs.of(a.slice(1, 0, 64, 2), b.slice(1, 32, 64)));
                 }
+                axpyBuffered(0.5f, Runs.blocks(BUFFER, a, c), bufferX, bufferY);
+                axpyBuffered(0.5f, Runs.blocks(BUFFER, c, a), bufferX, bufferY);
+                axpyBuffered(0.5f, Runs.blocks(BUFFER, a, b), bufferX, bufferY);
                 float[] p = new float[64 * 64 + round];
                 axpy(0.5f, p, p.clone());
             }
@@ -127,6 +152,60 @@ public class RunsBench {
         }
     }
 
+    /**
+     * {@code y += a·x} over strided blocks ({@code y} operand 0, {@code x} operand 1): a strided
+     * operand is copied into its buffer of {@link #BUFFER} floats (and {@code y} back after), so the
+     * Vector API loop is the unit-stride one of {@link #axpy(float, Runs)} whatever the layouts.
+     */
+    static void axpyBuffered(float a, Runs r, MemorySegment bx, MemorySegment by) {
+        FloatVector va = FloatVector.broadcast(S, a);
+        while (r.next()) {
+            long n = r.length();
+            MemorySegment ys = r.segment(0);
+            MemorySegment xs = r.segment(1);
+            long yo = r.offset(0);
+            long xo = r.offset(1);
+            long yStride = r.stride(0);
+            long xStride = r.stride(1);
+            if (xStride != 4) {
+                for (long i = 0; i < n; i++) {
+                    bx.set(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, 4 * i,
+                            xs.get(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, xo + i * xStride));
+                }
+                xs = bx;
+                xo = 0;
+            }
+            MemorySegment yw = ys;
+            long yw0 = yo;
+            if (yStride != 4) {
+                for (long i = 0; i < n; i++) {
+                    by.set(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, 4 * i,
+                            ys.get(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, yo + i * yStride));
+                }
+                yw = by;
+                yw0 = 0;
+            }
+            long i = 0;
+            for (long bound = S.loopBound(n); i < bound; i += S.length()) {
+                FloatVector vx = FloatVector.fromMemorySegment(S, xs, xo + 4 * i, NATIVE);
+                FloatVector vy = FloatVector.fromMemorySegment(S, yw, yw0 + 4 * i, NATIVE);
+                vx.fma(va, vy).intoMemorySegment(yw, yw0 + 4 * i, NATIVE);
+            }
+            for (; i < n; i++) {
+                float v = xs.get(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, xo + 4 * i);
+                long at = yw0 + 4 * i;
+                yw.set(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, at,
+                        Math.fma(v, a, yw.get(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, at)));
+            }
+            if (yStride != 4) {
+                for (long k = 0; k < n; k++) {
+                    ys.set(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, yo + k * yStride,
+                            by.get(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, 4 * k));
+                }
+            }
+        }
+    }
+
     /** The same kernel over two {@code float[]}. */
     static void axpy(float a, float[] x, float[] y) {
         FloatVector va = FloatVector.broadcast(S, a);
@@ -155,6 +234,18 @@ public class RunsBench {
     public Array runsRowMajor() {
         axpy(1e-6f, Runs.of(x, y, ROW_MAJOR, Runs.Padding.SKIP));
         return y;
+    }
+
+    @Benchmark
+    public Array bufferedMixed() {
+        axpyBuffered(1e-6f, Runs.blocks(BUFFER, rowY, colX), bufferX, bufferY);
+        return rowY;
+    }
+
+    @Benchmark
+    public Array bufferedRowMajor() {
+        axpyBuffered(1e-6f, Runs.blocks(BUFFER, rowY, rowX), bufferX, bufferY);
+        return rowY;
     }
 
     @Benchmark

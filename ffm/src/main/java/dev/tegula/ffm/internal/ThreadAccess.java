@@ -69,6 +69,23 @@ public final class ThreadAccess {
     }
 
     /**
+     * Checks that {@code segment} may be used now, from this thread: its arena is open and, where it
+     * is confined, this thread owns it.
+     *
+     * @throws IllegalStateException with {@link #CLOSED} if its arena is closed
+     * @throws WrongThreadException  if its confined arena belongs to another thread
+     */
+    public static void requireUsable(MemorySegment segment) {
+        requireAlive(segment);
+        if (!segment.isAccessibleBy(Thread.currentThread())) {
+            throw new WrongThreadException(WRONG_THREAD);
+        }
+    }
+
+    /** The message of every {@link WrongThreadException} that Tegula throws itself. */
+    public static final String WRONG_THREAD = "the segment's confined arena belongs to another thread";
+
+    /**
      * The unchecked views ({@link #forThisCall}) of one call, opened with {@link #openCall()} and
      * closed when the call returns. Normally the views are in the global scope and closing does
      * nothing; while {@link #endViewsWithTheirCall} is set (for tests), each call's views share one
@@ -141,10 +158,7 @@ public final class ThreadAccess {
         if (!segment.isNative() || fromAnyThread(segment)) {
             return segment;
         }
-        requireAlive(segment);
-        if (!segment.isAccessibleBy(Thread.currentThread())) {
-            throw new WrongThreadException("the segment's confined arena belongs to another thread");
-        }
+        requireUsable(segment);
         MemorySegment view;
         try {
             view = MemorySegment.ofAddress(segment.address()).reinterpret(segment.byteSize());

@@ -1,5 +1,6 @@
 package dev.tegula.vector.plan;
 
+import dev.tegula.core.StridedNest;
 import java.util.Arrays;
 
 /**
@@ -22,42 +23,33 @@ public record LoopNest(long[] extents, long[] srcStrides, long[] dstStrides, lon
         return e;
     }
 
-    /** Sorts loops by destination stride (largest first, ties by source stride), drops size-1 loops, merges. */
+    /**
+     * Sorts loops by destination stride (largest first, ties by source stride), then drops size-1
+     * loops and merges contiguous ones as core's {@link StridedNest} does.
+     */
     public static LoopNest normalise(long[] extents, long[] srcStrides, long[] dstStrides, long srcOffset, long dstOffset) {
-        int m = 0;
         Integer[] order = new Integer[extents.length];
         for (int i = 0; i < extents.length; i++) {
             if (extents[i] == 0) {
                 return new LoopNest(new long[] {0}, new long[] {0}, new long[] {0}, srcOffset, dstOffset);
             }
-            if (extents[i] > 1) {
-                order[m++] = i;
-            }
+            order[i] = i;
         }
-        Integer[] live = Arrays.copyOf(order, m);
-        Arrays.sort(live, (a, b) -> dstStrides[a] != dstStrides[b] ? Long.compare(dstStrides[b], dstStrides[a]) : Long.compare(srcStrides[b], srcStrides[a]));
-        long[] nn = new long[m];
-        long[] ss = new long[m];
-        long[] tt = new long[m];
-        int k = 0;
-        for (int q = 0; q < m; q++) {
-            int i = live[q];
-            if (k > 0 && ss[k - 1] == srcStrides[i] * extents[i] && tt[k - 1] == dstStrides[i] * extents[i]) {
-                // the previous (outer) loop continues this one in both arrays: merge
-                nn[k - 1] *= extents[i];
-                ss[k - 1] = srcStrides[i];
-                tt[k - 1] = dstStrides[i];
-            } else {
-                nn[k] = extents[i];
-                ss[k] = srcStrides[i];
-                tt[k] = dstStrides[i];
-                k++;
-            }
+        Arrays.sort(order, (a, b) -> dstStrides[a] != dstStrides[b] ? Long.compare(dstStrides[b], dstStrides[a]) : Long.compare(srcStrides[b], srcStrides[a]));
+        int d = extents.length;
+        long[] nn = new long[d];
+        long[] ss = new long[d];
+        long[] tt = new long[d];
+        for (int q = 0; q < d; q++) {
+            nn[q] = extents[order[q]];
+            ss[q] = srcStrides[order[q]];
+            tt[q] = dstStrides[order[q]];
         }
-        if (k == 0) {
+        StridedNest n = StridedNest.of(nn, new long[][] {ss, tt}, new long[] {srcOffset, dstOffset});
+        if (n.depth() == 0) {
             return new LoopNest(new long[] {1}, new long[] {1}, new long[] {1}, srcOffset, dstOffset);
         }
-        return new LoopNest(Arrays.copyOf(nn, k), Arrays.copyOf(ss, k), Arrays.copyOf(tt, k), srcOffset, dstOffset);
+        return new LoopNest(n.extents(), n.strides(0), n.strides(1), srcOffset, dstOffset);
     }
 
     /** {@return the nest with its loops in {@code order}: loop {@code k} of the result is loop {@code order[k]} of this one} */
