@@ -227,20 +227,19 @@ public record SafeTensorsHeader(Map<String, String> metadata, List<Entry> tensor
     }
 
     private static Entry entry(String tensor, Object v, String file) throws TensorFormatException {
-        String where = "tensor '" + shorten(tensor) + "'";
         if (!(v instanceof Map<?, ?> m)) {
-            throw bad(file, where, "is not an object with dtype, shape and data_offsets");
+            throw bad(file, where(tensor), "is not an object with dtype, shape and data_offsets");
         }
         if (!(m.get("dtype") instanceof String dtypeName)) {
-            throw bad(file, where + " dtype", shorten(String.valueOf(m.get("dtype"))) + " is not a string");
+            throw bad(file, where(tensor) + " dtype", shorten(String.valueOf(m.get("dtype"))) + " is not a string");
         }
         SafeTensorsDtype dtype = SafeTensorsDtype.byName(dtypeName);
         if (dtype == null) {
-            throw bad(file, where + " dtype", "'" + shorten(dtypeName) + "' is not a safetensors dtype "
+            throw bad(file, where(tensor) + " dtype", "'" + shorten(dtypeName) + "' is not a safetensors dtype "
                     + Arrays.toString(SafeTensorsDtype.values()));
         }
-        long[] dims = longs(m.get("shape"), -1, file, where + " shape");
-        long[] offsets = longs(m.get("data_offsets"), 2, file, where + " data_offsets");
+        long[] dims = longs(m.get("shape"), -1, file, tensor, " shape");
+        long[] offsets = longs(m.get("data_offsets"), 2, file, tensor, " data_offsets");
         long bits = 1;
         try {
             for (long d : dims) {
@@ -248,15 +247,15 @@ public record SafeTensorsHeader(Map<String, String> metadata, List<Entry> tensor
             }
             bits = Math.multiplyExact(bits, (long) dtype.bits);
         } catch (ArithmeticException e) {
-            throw bad(file, where + " shape", Arrays.toString(dims) + " of " + dtypeName
+            throw bad(file, where(tensor) + " shape", Arrays.toString(dims) + " of " + dtypeName
                     + " has more bits than a long can count");
         }
         if (bits % 8 != 0) {
-            throw bad(file, where + " shape", Arrays.toString(dims) + " of " + dtypeName + " is " + bits
+            throw bad(file, where(tensor) + " shape", Arrays.toString(dims) + " of " + dtypeName + " is " + bits
                     + " bits, not a whole number of bytes");
         }
         if (offsets[1] >= offsets[0] && offsets[1] - offsets[0] != bits / 8) {
-            throw bad(file, where + " data_offsets", "[" + offsets[0] + ", " + offsets[1] + "] hold "
+            throw bad(file, where(tensor) + " data_offsets", "[" + offsets[0] + ", " + offsets[1] + "] hold "
                     + (offsets[1] - offsets[0]) + " bytes, but shape " + Arrays.toString(dims) + " of " + dtypeName
                     + " needs " + bits / 8);
         }
@@ -264,27 +263,34 @@ public record SafeTensorsHeader(Map<String, String> metadata, List<Entry> tensor
         try {
             shape = dtype.fileShape(dims);
         } catch (IllegalArgumentException e) {
-            throw bad(file, where + " shape", Arrays.toString(dims) + " is not a valid shape: " + e.getMessage());
+            throw bad(file, where(tensor) + " shape", Arrays.toString(dims) + " is not a valid shape: " + e.getMessage());
         }
         return new Entry(tensor, dtypeName, shape, offsets[0], offsets[1]);
     }
 
-    private static long[] longs(Object v, int length, String file, String field) throws TensorFormatException {
+    /** {@return how messages name tensor {@code tensor}} (made only for a message: a header may list many tensors) */
+    private static String where(String tensor) {
+        return "tensor '" + shorten(tensor) + "'";
+    }
+
+    /** {@return the list {@code v} of integers, field {@code suffix} of tensor {@code tensor}} */
+    private static long[] longs(Object v, int length, String file, String tensor, String suffix)
+            throws TensorFormatException {
         if (!(v instanceof List<?> l) || (length >= 0 && l.size() != length)) {
-            throw bad(file, field, shorten(String.valueOf(v)) + " is not "
+            throw bad(file, where(tensor) + suffix, shorten(String.valueOf(v)) + " is not "
                     + (length >= 0 ? "a list of " + length + " integers" : "a list of integers"));
         }
         if (l.size() > MAX_RANK) {
-            throw bad(file, field, "has " + l.size() + " entries; at most " + MAX_RANK + " are supported");
+            throw bad(file, where(tensor) + suffix, "has " + l.size() + " entries; at most " + MAX_RANK + " are supported");
         }
         long[] out = new long[l.size()];
         for (int i = 0; i < out.length; i++) {
             Object x = l.get(i);
             if (x instanceof BigInteger big) {
-                throw bad(file, field + "[" + i + "]", shorten(big.toString()) + " is larger than 2^63-1");
+                throw bad(file, where(tensor) + suffix + "[" + i + "]", shorten(big.toString()) + " is larger than 2^63-1");
             }
             if (!(x instanceof Long n) || n < 0) {
-                throw bad(file, field + "[" + i + "]", shorten(String.valueOf(x))
+                throw bad(file, where(tensor) + suffix + "[" + i + "]", shorten(String.valueOf(x))
                         + " is not a non-negative integer");
             }
             out[i] = n;
