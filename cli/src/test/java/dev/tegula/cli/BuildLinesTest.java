@@ -118,7 +118,8 @@ class BuildLinesTest {
         String readme = block(section(), "module your.module");
         String consumer = read("examples/consumer/src/main/java/module-info.java");
         List<String> requires = all("(requires [a-z.]+;)", readme);
-        assertEquals(List.of("requires dev.tegula.io;", "requires dev.tegula.vector;"), requires);
+        assertEquals(List.of("requires dev.tegula.io;", "requires dev.tegula.vector;", "requires jdk.incubator.vector;"),
+                requires);
         assertEquals(requires, all("(requires [a-z.]+;)", consumer));
     }
 
