@@ -220,7 +220,7 @@ class RunScriptTest {
         Files.delete(checkout.resolve("cli/target/lib"));
         // no jar: the first build (the stand-in mvn cannot build: it makes an empty jar, which the JVM refuses)
         Result first = run("x");
-        assertTrue(first.err().startsWith("run: building tegula with Maven (first run, about a minute) ...\n"),
+        assertTrue(first.err().startsWith("run: building tegula with Maven (first run: a minute or more, with the cores and ~/.m2 you have) ...\n"),
                 first::err);
         Files.delete(mvnLog);
         Files.delete(jar);
