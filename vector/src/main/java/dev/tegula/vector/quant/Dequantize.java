@@ -188,7 +188,7 @@ public final class Dequantize {
     /**
      * Tile rows {@code [from, to)} (8 matrix rows each) into {@code bf16[rows,cols]{1,0:T(8,128)(2,1)}}
      * ({@code cols} at most {@code DequantizeKernels.MAX_TILE_ROW_COLS}), each tile row's tiles written
-     * whole and in memory order. Q8_0, Q4_0 and Q4_K (and Q4_1, Q5_0, Q5_1 with 512-bit vectors) round in registers
+     * whole and in memory order. Q8_0, Q4_0, Q4_K and Q6_K (and Q4_1, Q5_0, Q5_1 with 512-bit vectors) round in registers
      * with no f32 buffer ({@code DequantizeKernels.fusesBf16Tiles}); the other types dequantize the tile row's 8 rows
      * into an f32 buffer and round and interleave from there ({@code DequantizeKernels.zipBf16Tiles}).
      */
@@ -227,6 +227,7 @@ public final class Dequantize {
             case Q5_0 -> DequantizeKernels.q5Bf16Tiles(rows, rowBytes, cols, out, false);
             case Q5_1 -> DequantizeKernels.q5Bf16Tiles(rows, rowBytes, cols, out, true);
             case Q4_K -> DequantizeKernels.q4_kBf16Tiles(rows, rowBytes, cols, out);
+            case Q6_K -> Q6kKernels.bf16Tiles(rows, rowBytes, cols, out);
             default -> throw new AssertionError("no fused bf16 tile kernel for " + q);
         }
     }

@@ -179,7 +179,7 @@ final class DequantizeKernels {
             case Q3_K -> q3_k(src, srcOff, dst, dstOff, blocks);
             case Q4_K -> q45_k(src, srcOff, dst, dstOff, blocks, false);
             case Q5_K -> q45_k(src, srcOff, dst, dstOff, blocks, true);
-            case Q6_K -> q6_k(src, srcOff, dst, dstOff, blocks);
+            case Q6_K -> Q6kKernels.toFloats(src, srcOff, dst, dstOff, blocks);
         }
     }
 
@@ -338,7 +338,7 @@ final class DequantizeKernels {
     /** {@return whether {@code q} has a kernel into bf16 {@code T(8,128)(2,1)} tiles that needs no f32 buffer} */
     static boolean fusesBf16Tiles(QuantBlock q) {
         return switch (q) {
-            case Q8_0, Q4_0, Q4_K -> true;
+            case Q8_0, Q4_0, Q4_K, Q6_K -> true;
             case Q4_1, Q5_0, Q5_1 -> L == 16;
             default -> false;
         };
@@ -546,7 +546,7 @@ final class DequantizeKernels {
         lo.or(hi).intoMemorySegment(dst, off, LE);
     }
 
-    /** The widest matrix {@link #q8_0Bf16Tiles}, {@link #q4_0Bf16Tiles}, {@link #q4_kBf16Tiles} and {@link #zipBf16Tiles} take (their step counter is an {@code int}). */
+    /** The widest matrix {@link #q8_0Bf16Tiles}, {@link #q4_0Bf16Tiles}, {@link #q4_kBf16Tiles}, {@link Q6kKernels#bf16Tiles} and {@link #zipBf16Tiles} take (their step counter is an {@code int}). */
     static final long MAX_TILE_ROW_COLS = 1L << 30;
 
     static void q4_1(MemorySegment src, long srcOff, MemorySegment dst, long dstOff, long blocks) {
@@ -684,27 +684,6 @@ final class DequantizeKernels {
                 }
             }
             if (!finite(d, dmin)) {
-                canonicalNaNs(dst, o, 256);
-            }
-        }
-    }
-
-    static void q6_k(MemorySegment src, long srcOff, MemorySegment dst, long dstOff, long blocks) {
-        for (long b = 0; b < blocks; b++) {
-            long s = srcOff + b * 210;
-            long o = dstOff + b * 1024;
-            float d = f16(src, s + 208);
-            for (int k = 0; k < 16; k++) {
-                FloatVector ds = FloatVector.broadcast(F, d * (float) src.get(ValueLayout.JAVA_BYTE, s + 192 + k));
-                for (int e = 16 * k; e < 16 * k + 16; e += L) {
-                    int half = e / 128;
-                    ByteVector lo = bits(bytes(src, s + half * 64 + (e % 64)), 4 * ((e % 128) / 64), 0xF);
-                    ByteVector hi = bits(bytes(src, s + 128 + half * 32 + (e % 32)), 2 * ((e % 128) / 32), 3);
-                    ByteVector v = lo.or(hi.lanewise(VectorOperators.LSHL, 4)).sub((byte) 32);
-                    widen(v).mul(ds).intoMemorySegment(dst, o + 4L * e, LE);
-                }
-            }
-            if (!Float.isFinite(d)) {
                 canonicalNaNs(dst, o, 256);
             }
         }
