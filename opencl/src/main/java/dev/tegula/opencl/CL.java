@@ -581,11 +581,21 @@ final class CL {
 
     /** Enqueues a one-dimensional range of {@code globalSize} work items; {@return its event} */
     static long enqueueKernel(long queue, long kernel, long globalSize, String name) {
+        return enqueueKernel(queue, kernel, globalSize, 0, name);
+    }
+
+    /**
+     * Enqueues a one-dimensional range of {@code globalSize} work items in groups of {@code localSize}
+     * (0: the driver chooses); {@return its event}
+     */
+    static long enqueueKernel(long queue, long kernel, long globalSize, long localSize, String name) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment ev = a.allocate(ADDRESS);
+            MemorySegment local = localSize == 0 ? MemorySegment.NULL : a.allocateFrom(JAVA_LONG, localSize);
             int rc = (int) fn(Lib.clEnqueueNDRangeKernel).invokeExact(p(queue), p(kernel), 1, MemorySegment.NULL,
-                    a.allocateFrom(JAVA_LONG, globalSize), MemorySegment.NULL, 0, MemorySegment.NULL, ev);
-            check("clEnqueueNDRangeKernel", rc, "kernel " + name + " over " + globalSize + " work items");
+                    a.allocateFrom(JAVA_LONG, globalSize), local, 0, MemorySegment.NULL, ev);
+            check("clEnqueueNDRangeKernel", rc, "kernel " + name + " over " + globalSize + " work items"
+                    + (localSize == 0 ? "" : " in groups of " + localSize));
             return ev.get(ADDRESS, 0).address();
         } catch (Throwable t) {
             throw rethrow(t);

@@ -25,9 +25,9 @@ import java.util.Map;
  * layouts, one term per dimension ({@code offset + Σ e[d]·stride[d]}) for untiled layouts and strided
  * views. That covers transposes, tiles on either side and views. A destination with padding slots
  * (a whole buffer) first gets its layout's padding value in every slot from a fill kernel, then the
- * elements. The terms are a kernel argument (a small read-only buffer per pair of layouts, kept), so
- * the program text depends only on the element types, the rank and the number of terms: a handful
- * of programs, each built once per device.
+ * elements. The dimensions and the terms are kernel arguments (a small read-only buffer per pair of
+ * layouts, kept, and the counts), so the program text depends only on the two element types: one
+ * program per pair of types, built once per device, serves every pair of layouts.
  *
  * <p>Element types: the same type on both sides (the slot's bits copied), or bf16 or f16 to f32
  * (exact widening by bit operations: NaN payloads and subnormals kept, as
@@ -37,6 +37,13 @@ import java.util.Map;
  */
 final class RelayoutKernels {
     private static final int MAX_PAIRS = 256;
+    /** The highest rank a relayout kernel serves (its multi-index is a private array of this size). */
+    static final int MAX_RANK = 16;
+    /**
+     * Work items per group: the range is rounded up to a multiple of it (the kernels skip the items
+     * past the end), so a driver that compiles a kernel per group size (PoCL does) compiles it once.
+     */
+    static final long GROUP = 64;
 
     /** A pair of layouts' terms, uploaded once: the buffer of ulongs and the program text. */
     private record Pair(long params, String source, boolean complex) {
@@ -128,6 +135,9 @@ final class RelayoutKernels {
         }
         long[] dims = ds.dimensions();
         int rank = dims.length;
+        if (rank > MAX_RANK) {
+            return null;
+        }
         String key = src.shape() + Arrays.toString(src.slotStrides()) + "->" + ds + Arrays.toString(dst.slotStrides())
                 + (pad ? " pad" : "");
         Pair pair;
@@ -141,8 +151,8 @@ final class RelayoutKernels {
                     buffer = CL.createBuffer(device.context, CL.CL_MEM_READ_ONLY | CL.CL_MEM_COPY_HOST_PTR,
                             host.byteSize(), host);
                 }
-                pair = new Pair(buffer, source(typeOf(a.slotBytes), typeOf(b.slotBytes), convert, rank,
-                        a.terms.size(), b.terms.size(), td == ElementType.F32 && ts == ElementType.F16), td.isComplex());
+                pair = new Pair(buffer, source(typeOf(a.slotBytes), typeOf(b.slotBytes), convert,
+                        td == ElementType.F32 && ts == ElementType.F16), td.isComplex());
                 pairs.put(key, pair);
                 if (pairs.size() > MAX_PAIRS) {      // an enqueued kernel keeps its buffer until it has run
                     var eldest = pairs.entrySet().iterator();
@@ -160,8 +170,9 @@ final class RelayoutKernels {
                 CL.setKernelArgMem(fill.handle(), 0, dstMem);
                 CL.setKernelArgLong(fill.handle(), 1, b.offset);
                 CL.setKernelArgLong(fill.handle(), 2, code);
+                CL.setKernelArgLong(fill.handle(), 3, ds.slotCount());
                 // the queue is in order: the relayout below runs after the fill, so its event is not kept
-                CL.releaseEvent(CL.enqueueKernel(device.queue, fill.handle(), ds.slotCount(), "pad"));
+                CL.releaseEvent(CL.enqueueKernel(device.queue, fill.handle(), roundUp(ds.slotCount()), GROUP, "pad"));
             }
         }
         if (n == 0) {
@@ -174,9 +185,17 @@ final class RelayoutKernels {
             CL.setKernelArgMem(k.handle(), 2, dstMem);
             CL.setKernelArgLong(k.handle(), 3, b.offset);
             CL.setKernelArgMem(k.handle(), 4, pair.params);
-            long ev = CL.enqueueKernel(device.queue, k.handle(), n, "relayout");
+            CL.setKernelArgInt(k.handle(), 5, rank);
+            CL.setKernelArgInt(k.handle(), 6, a.terms.size());
+            CL.setKernelArgInt(k.handle(), 7, b.terms.size());
+            CL.setKernelArgLong(k.handle(), 8, n);
+            long ev = CL.enqueueKernel(device.queue, k.handle(), roundUp(n), GROUP, "relayout");
             return new EventCompletion(ev, "the relayout of " + src.shape() + " into " + ds, null);
         }
+    }
+
+    private static long roundUp(long n) {
+        return Math.ceilDiv(n, GROUP) * GROUP;
     }
 
     /** The kernel arguments: per dimension (row-major stride, size), then each side's terms (dim, divisor, modulus, weight). */
@@ -201,15 +220,11 @@ final class RelayoutKernels {
         return p;
     }
 
-    /** The program text of one shape of relayout: element types, conversion, rank and term counts. */
-    static String source(String srcType, String dstType, String convert, int rank, int srcTerms, int dstTerms,
-                         boolean f16) {
+    /** The program text of the relayouts from one element type to another. */
+    static String source(String srcType, String dstType, String convert, boolean f16) {
         StringBuilder sb = new StringBuilder();
-        sb.append("// Tegula relayout: ").append(srcType).append(" -> ").append(dstType).append(", rank ").append(rank)
-                .append(", ").append(srcTerms).append(" + ").append(dstTerms).append(" slot terms\n");
-        sb.append("#define RANK ").append(Math.max(1, rank)).append('\n');
-        sb.append("#define SRC_TERMS ").append(srcTerms).append('\n');
-        sb.append("#define DST_TERMS ").append(dstTerms).append('\n');
+        sb.append("// Tegula relayout: ").append(srcType).append(" -> ").append(dstType).append('\n');
+        sb.append("#define MAX_RANK ").append(MAX_RANK).append('\n');
         sb.append("typedef ").append(srcType).append(" src_t;\n");
         sb.append("typedef ").append(dstType).append(" dst_t;\n");
         if (f16) {
@@ -228,32 +243,39 @@ final class RelayoutKernels {
                     """);
         }
         sb.append("""
+                // the slot of multi-index e: the sum of weight * ((e[dim] / divisor) mod modulus) over the terms
                 ulong slot_of(__constant const ulong* t, int count, const ulong* e) {
                     ulong s = 0;
                     for (int j = 0; j < count; j++) {
                         ulong v = e[t[4 * j]] / t[4 * j + 1];
-                        if (t[4 * j + 2] != 0) v %= t[4 * j + 2];
+                        if (t[4 * j + 2] != 0) v %%= t[4 * j + 2];
                         s += v * t[4 * j + 3];
                     }
                     return s;
                 }
 
+                // work item g moves the element whose row-major index is g; p holds, per dimension, its
+                // row-major stride and size, then the source's terms, then the destination's
                 __kernel void relayout(__global const src_t* src, ulong src_offset, __global dst_t* dst,
-                                       ulong dst_offset, __constant const ulong* p) {
+                                       ulong dst_offset, __constant const ulong* p, int rank, int src_terms,
+                                       int dst_terms, ulong n) {
                     ulong g = get_global_id(0);
-                    ulong e[RANK];
+                    if (g >= n) return;
+                    ulong e[MAX_RANK];
                     e[0] = 0;
-                    for (int d = 0; d < RANK && d < %d; d++) e[d] = (g / p[2 * d]) %% p[2 * d + 1];
-                    ulong s = src_offset + slot_of(p + 2 * %d, SRC_TERMS, e);
-                    ulong t = dst_offset + slot_of(p + 2 * %d + 4 * SRC_TERMS, DST_TERMS, e);
+                    for (int d = 0; d < rank; d++) e[d] = (g / p[2 * d]) %% p[2 * d + 1];
+                    ulong s = src_offset + slot_of(p + 2 * rank, src_terms, e);
+                    ulong t = dst_offset + slot_of(p + 2 * rank + 4 * src_terms, dst_terms, e);
                     src_t v = src[s];
                     dst[t] = %s;
                 }
 
-                __kernel void pad(__global dst_t* dst, ulong dst_offset, ulong code) {
-                    dst[dst_offset + get_global_id(0)] = (dst_t) code;
+                // every slot of a destination with padding gets the padding value first
+                __kernel void pad(__global dst_t* dst, ulong dst_offset, ulong code, ulong n) {
+                    ulong g = get_global_id(0);
+                    if (g < n) dst[dst_offset + g] = (dst_t) code;
                 }
-                """.formatted(rank, rank, rank, convert));
+                """.formatted(convert));
         return sb.toString();
     }
 }
