@@ -23,8 +23,10 @@ import java.util.Arrays;
  * {@code clSetKernelArg} on one kernel from many threads).
  */
 final class CL {
-    /** The library's name (the ICD loader), as Debian's {@code ocl-icd-libopencl1} installs it. */
-    static final String LIBRARY = "libOpenCL.so.1";
+    /** The system property naming the OpenCL library to load instead of {@code libOpenCL.so.1} (a path or a name). */
+    static final String LIBRARY_PROPERTY = "tegula.opencl.library";
+    /** The library (the ICD loader): {@code libOpenCL.so.1} as Debian's {@code ocl-icd-libopencl1} installs it, or the property's. */
+    static final String LIBRARY = System.getProperty(LIBRARY_PROPERTY, "libOpenCL.so.1");
 
     static final long CL_DEVICE_TYPE_CPU = 1 << 1;
     static final long CL_DEVICE_TYPE_GPU = 1 << 2;

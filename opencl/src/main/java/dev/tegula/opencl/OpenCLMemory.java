@@ -53,6 +53,9 @@ public final class OpenCLMemory implements MemorySpaceProvider {
     final AtomicLong maps = new AtomicLong();
     final AtomicLong kernelRuns = new AtomicLong();
     final AtomicLong liveBuffers = new AtomicLong();
+    /** The line logged when no device could be had, and how many times a line was logged (for tests). */
+    volatile String loggedLine;
+    final AtomicLong linesLogged = new AtomicLong();
 
     /** The provider of memory space {@value #MEMORY_SPACE_PROPERTY} (default 1) on the configured device. */
     public OpenCLMemory() {
@@ -115,8 +118,10 @@ public final class OpenCLMemory implements MemorySpaceProvider {
                 }
                 if (device == null) {
                     unavailable = reason;
-                    LOG.log(System.Logger.Level.INFO, "S(" + memorySpace + ") is host memory: no OpenCL device ("
-                            + reason.lines().findFirst().orElse("") + ")");
+                    loggedLine = "S(" + memorySpace + ") is host memory: no OpenCL device ("
+                            + reason.lines().findFirst().orElse("") + ")";
+                    LOG.log(System.Logger.Level.INFO, loggedLine);
+                    linesLogged.incrementAndGet();
                 }
             }
             return device;
