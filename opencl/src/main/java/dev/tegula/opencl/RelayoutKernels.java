@@ -44,6 +44,12 @@ final class RelayoutKernels {
      * past the end), so a driver that compiles a kernel per group size (PoCL does) compiles it once.
      */
     static final long GROUP = 64;
+    /**
+     * Relayouts of at least this many elements get a program of their own, with the dimensions and
+     * terms as constants in the text (the compiler divides by constants and unrolls the terms); smaller
+     * ones share the general program of their element types, whose terms are an argument.
+     */
+    static final long SPECIALISE_FROM = 1 << 16;
 
     /** A pair of layouts' terms, uploaded once: the buffer of ulongs and the program text. */
     private record Pair(long params, String source, boolean complex) {
@@ -144,19 +150,30 @@ final class RelayoutKernels {
         synchronized (pairs) {
             pair = pairs.get(key);
             if (pair == null) {
-                long[] params = params(dims, a.terms, b.terms);
-                long buffer;
-                try (Arena arena = Arena.ofConfined()) {
-                    MemorySegment host = arena.allocateFrom(ValueLayout.JAVA_LONG, params);
-                    buffer = CL.createBuffer(device.context, CL.CL_MEM_READ_ONLY | CL.CL_MEM_COPY_HOST_PTR,
-                            host.byteSize(), host);
+                boolean f16 = td == ElementType.F32 && ts == ElementType.F16;
+                String header = header(typeOf(a.slotBytes), typeOf(b.slotBytes), f16);
+                if (n >= SPECIALISE_FROM) {
+                    long slots = Math.max(n, Math.max(src.deviceBuffer().byteSize() / a.slotBytes + a.offset,
+                            dst.deviceBuffer().byteSize() / b.slotBytes + b.offset));
+                    pair = new Pair(0, header + specialised(dims, a.terms, b.terms, convert, n,
+                            slots < 0xFFFF_FFFFL - GROUP), td.isComplex());
+                } else {
+                    long[] params = params(dims, a.terms, b.terms);
+                    long buffer;
+                    try (Arena arena = Arena.ofConfined()) {
+                        MemorySegment host = arena.allocateFrom(ValueLayout.JAVA_LONG, params);
+                        buffer = CL.createBuffer(device.context, CL.CL_MEM_READ_ONLY | CL.CL_MEM_COPY_HOST_PTR,
+                                host.byteSize(), host);
+                    }
+                    pair = new Pair(buffer, header + general(convert), td.isComplex());
                 }
-                pair = new Pair(buffer, source(typeOf(a.slotBytes), typeOf(b.slotBytes), convert,
-                        td == ElementType.F32 && ts == ElementType.F16), td.isComplex());
                 pairs.put(key, pair);
                 if (pairs.size() > MAX_PAIRS) {      // an enqueued kernel keeps its buffer until it has run
                     var eldest = pairs.entrySet().iterator();
-                    CL.releaseMem(eldest.next().getValue().params);
+                    long params = eldest.next().getValue().params;
+                    if (params != 0) {
+                        CL.releaseMem(params);
+                    }
                     eldest.remove();
                 }
             }
@@ -177,6 +194,17 @@ final class RelayoutKernels {
         }
         if (n == 0) {
             return () -> device.finish();
+        }
+        if (pair.params == 0) {
+            Kernel k = device.kernel(pair.source, "relayout_fixed");
+            synchronized (k) {
+                CL.setKernelArgMem(k.handle(), 0, srcMem);
+                CL.setKernelArgLong(k.handle(), 1, a.offset);
+                CL.setKernelArgMem(k.handle(), 2, dstMem);
+                CL.setKernelArgLong(k.handle(), 3, b.offset);
+                long ev = CL.enqueueKernel(device.queue, k.handle(), roundUp(n), GROUP, "relayout_fixed");
+                return new EventCompletion(ev, "the relayout of " + src.shape() + " into " + ds, null);
+            }
         }
         Kernel k = device.kernel(pair.source, "relayout");
         synchronized (k) {
@@ -220,8 +248,8 @@ final class RelayoutKernels {
         return p;
     }
 
-    /** The program text of the relayouts from one element type to another. */
-    static String source(String srcType, String dstType, String convert, boolean f16) {
+    /** The start of every program: the element types, and the f16 widening where it is used. */
+    static String header(String srcType, String dstType, boolean f16) {
         StringBuilder sb = new StringBuilder();
         sb.append("// Tegula relayout: ").append(srcType).append(" -> ").append(dstType).append('\n');
         sb.append("#define MAX_RANK ").append(MAX_RANK).append('\n');
@@ -242,6 +270,20 @@ final class RelayoutKernels {
                     }
                     """);
         }
+        sb.append("""
+                // every slot of a destination with padding gets the padding value first
+                __kernel void pad(__global dst_t* dst, ulong dst_offset, ulong code, ulong n) {
+                    ulong g = get_global_id(0);
+                    if (g < n) dst[dst_offset + g] = (dst_t) code;
+                }
+
+                """);
+        return sb.toString();
+    }
+
+    /** The general relayout between two element types: the dimensions and the terms are an argument. */
+    static String general(String convert) {
+        StringBuilder sb = new StringBuilder();
         sb.append("""
                 // the slot of multi-index e: the sum of weight * ((e[dim] / divisor) mod modulus) over the terms
                 ulong slot_of(__constant const ulong* t, int count, const ulong* e) {
@@ -269,13 +311,61 @@ final class RelayoutKernels {
                     src_t v = src[s];
                     dst[t] = %s;
                 }
-
-                // every slot of a destination with padding gets the padding value first
-                __kernel void pad(__global dst_t* dst, ulong dst_offset, ulong code, ulong n) {
-                    ulong g = get_global_id(0);
-                    if (g < n) dst[dst_offset + g] = (dst_t) code;
-                }
                 """.formatted(convert));
+        return sb.toString();
+    }
+
+    /**
+     * The relayout of one pair of layouts, its dimensions and terms written into the text: index
+     * arithmetic in {@code uint} where every slot index fits ({@code narrow}), else in {@code ulong}.
+     */
+    static String specialised(long[] dims, List<long[]> src, List<long[]> dst, String convert, long n, boolean narrow) {
+        String t = narrow ? "uint" : "ulong";
+        String u = narrow ? "u" : "UL";
+        StringBuilder sb = new StringBuilder();
+        sb.append("__kernel void relayout_fixed(__global const src_t* src, ulong src_offset, __global dst_t* dst,\n")
+                .append("                             ulong dst_offset) {\n");
+        sb.append("    ").append(t).append(" g = (").append(t).append(") get_global_id(0);\n");
+        sb.append("    if (g >= ").append(n).append(u).append(") return;\n");
+        long stride = 1;
+        long[] strides = new long[dims.length];
+        for (int d = dims.length - 1; d >= 0; d--) {
+            strides[d] = stride;
+            stride *= dims[d];
+        }
+        for (int d = 0; d < dims.length; d++) {
+            String e = strides[d] == 1 ? "g" : "(g / " + strides[d] + u + ")";
+            if (d > 0) {
+                e = e + " % " + dims[d] + u;
+            }
+            sb.append("    ").append(t).append(" e").append(d).append(" = ").append(e).append(";\n");
+        }
+        sb.append("    ulong s = src_offset + (ulong) (").append(sum(src, u)).append(");\n");
+        sb.append("    ulong t = dst_offset + (ulong) (").append(sum(dst, u)).append(");\n");
+        sb.append("    src_t v = src[s];\n");
+        sb.append("    dst[t] = ").append(convert).append(";\n");
+        sb.append("}\n");
+        return sb.toString();
+    }
+
+    private static String sum(List<long[]> terms, String u) {
+        if (terms.isEmpty()) {
+            return "0" + u;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (long[] term : terms) {
+            if (!sb.isEmpty()) {
+                sb.append(" + ");
+            }
+            String v = "e" + term[0];
+            if (term[1] != 1) {
+                v = "(" + v + " / " + term[1] + u + ")";
+            }
+            if (term[2] != SlotFormula.UNBOUNDED) {
+                v = "(" + v + " % " + term[2] + u + ")";
+            }
+            sb.append(v).append(" * ").append(term[3]).append(u);
+        }
         return sb.toString();
     }
 }

@@ -104,6 +104,24 @@ class DeviceRelayoutProperties {
         }
     }
 
+    @Provide
+    Arbitrary<Case> largeCases() {
+        return Combinators.combine(Arbitraries.integers().between(0, TYPES.size() - 1),
+                Arbitraries.longs().between(128, 200), Arbitraries.longs().between(520, 700),
+                Arbitraries.integers().between(0, 7), Arbitraries.integers().between(0, 7),
+                Arbitraries.longs()).as((t, rows, cols, a, b, seed) -> {
+                    long[] dims = {rows, cols};
+                    ElementType[] ts = TYPES.get(t);
+                    return new Case(ts[0], ts[1], dims, layout(a, dims, ts[0]), layout(b, dims, ts[1]), seed);
+                });
+    }
+
+    /** Relayouts of {@link RelayoutKernels#SPECIALISE_FROM} elements and more run a program of their own pair. */
+    @Property(tries = 4)
+    void specialisedKernelsOfLargeRelayoutsMatchTheReference(@ForAll("largeCases") Case c) {
+        deviceToDeviceRelayoutKernelsMatchTheReference(c);
+    }
+
     @Property(tries = 25)
     void hostToDeviceAndBackThroughMappingsMatchTheReference(@ForAll("cases") Case c) {
         try (Arena arena = Arena.ofConfined()) {

@@ -20,8 +20,9 @@ import java.util.concurrent.Callable;
 @Command(name = "devices",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
-        description = {"List the OpenCL platforms and devices: type, compute units, global memory, the largest"
-                + " buffer, whether the device shares memory with the host, and the memory space S(n) it serves.",
+        description = {"List the OpenCL devices, their memory and the memory space each serves.",
+                "For each platform and device: its type, compute units, global memory, the largest buffer, whether"
+                        + " it shares memory with the host, and the memory space S(n) it serves.",
                 "S(1) is served by the device that -Dtegula.opencl.platform and -Dtegula.opencl.device choose (an"
                         + " index or a part of the name; by default the first GPU, else the first device);"
                         + " -Dtegula.opencl.memorySpace=N serves S(N) instead. Without OpenCL every S(n) is host memory."},
