@@ -8,6 +8,8 @@
  */
 module dev.tegula.cli {
     requires dev.tegula.io;
+    // tegula devices and tegula bench --device: the OpenCL devices and their memory
+    requires dev.tegula.opencl;
     requires dev.tegula.bench;
     requires info.picocli;
     // the PNG charts of tegula bench and tegula plan; XChart has no module descriptor and no

@@ -3,6 +3,7 @@ package dev.tegula.cli;
 import dev.tegula.cli.bench.BenchCommand;
 import dev.tegula.cli.bench.PlanCommand;
 import dev.tegula.cli.commands.ConvertCommand;
+import dev.tegula.cli.commands.DevicesCommand;
 import dev.tegula.cli.commands.InspectCommand;
 import dev.tegula.cli.commands.MapCommand;
 
@@ -29,6 +30,7 @@ import java.nio.file.Path;
         description = "Look at XLA shapes and layouts: what they say, how big their buffers are, and where"
                 + " each element sits (as text or a picture); convert tensor files; time the relayout engine and see how it plans.",
         subcommands = {InspectCommand.class, MapCommand.class, ConvertCommand.class, BenchCommand.class, PlanCommand.class,
+                DevicesCommand.class,
                 CommandLine.HelpCommand.class},
         synopsisSubcommandLabel = "COMMAND",
         exitCodeListHeading = "%nExit status:%n",

@@ -137,7 +137,8 @@ class BuildLinesTest {
     void bomPinsEveryPublishedArtifactAtTheParentsVersion() throws IOException {
         String bom = read("bom/pom.xml");
         assertEquals(List.of("tegula-bom"), all("<artifactId>(tegula-bom)</artifactId>", bom));
-        assertEquals(List.of("tegula-core", "tegula-ffm", "tegula-vector", "tegula-io", "tegula-cli", "tegula-bench"),
+        assertEquals(List.of("tegula-core", "tegula-ffm", "tegula-opencl", "tegula-vector", "tegula-io", "tegula-cli",
+                        "tegula-bench"),
                 all("<groupId>dev\\.tegula</groupId><artifactId>(tegula-[a-z]+)</artifactId><version>\\$\\{project\\.version}</version>", bom));
         Matcher own = Pattern.compile("<artifactId>tegula-bom</artifactId>\\s*<version>([^<]+)</version>").matcher(bom);
         assertTrue(own.find(), "bom/pom.xml: no version");

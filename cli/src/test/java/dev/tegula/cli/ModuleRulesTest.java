@@ -37,7 +37,7 @@ class ModuleRulesTest {
     private static final Path ROOT = Path.of("..");
     /** The libraries, each after every library it may require. */
     private static final List<String> LIBRARIES =
-            List.of("dev.tegula.core", "dev.tegula.ffm", "dev.tegula.vector", "dev.tegula.io");
+            List.of("dev.tegula.core", "dev.tegula.ffm", "dev.tegula.vector", "dev.tegula.io", "dev.tegula.opencl");
     /** Tegula's tools that are named modules, each after every tool it may require. */
     private static final List<String> TOOLS = List.of("dev.tegula.bench", "dev.tegula.cli");
     /** The JMH benchmarks: on the class path (JMH's own way), so sources only, no descriptor. */
@@ -238,6 +238,22 @@ class ModuleRulesTest {
             }
         });
         assertNone(broken, "a dependency against the flow");
+    }
+
+    /** Device memory is a plug-in of ffm's memory space SPI: opencl requires ffm alone, and no other library requires it. */
+    @Test
+    void openclRequiresOnlyFfmAndNoOtherLibraryRequiresIt() {
+        List<String> broken = new ArrayList<>();
+        Set<String> r = tegulaRequires(modules.get("dev.tegula.opencl"));
+        if (!r.equals(Set.of("dev.tegula.ffm"))) {
+            broken.add("dev.tegula.opencl requires " + r);
+        }
+        for (String library : LIBRARIES) {
+            if (tegulaRequires(modules.get(library)).contains("dev.tegula.opencl")) {
+                broken.add(library + " requires dev.tegula.opencl");
+            }
+        }
+        assertNone(broken, "opencl against its place");
     }
 
     @Test

@@ -69,10 +69,16 @@ import java.util.Objects;
  * its whole byte, so two threads writing neighbours of one byte can lose an update.
  *
  * <h2>Memory spaces</h2>
- * The layout's {@code S(n)} chooses a {@link MemorySpaceProvider} ({@link MemorySpaces}); by default
- * every id is host memory. Arrays whose provider is not {@linkplain #isHostAccessible host-accessible}
- * refuse element access with {@link IllegalStateException}, but can be allocated, wrapped, viewed,
- * passed around and moved with {@link #copyTo}.
+ * The layout's {@code S(n)} chooses a {@link MemorySpaceProvider} ({@link MemorySpaces}) when an array
+ * is allocated; by default every id is host memory. A device array (its provider not
+ * {@linkplain #isHostAccessible host-accessible}) lives in a {@link DeviceBuffer}, a handle plus a
+ * byte range ({@link #deviceBuffer()}), owned by the arena it was allocated in: closing the arena
+ * releases the buffer once, and later use throws the same "Already closed" error as a host array.
+ * Device arrays refuse element access with {@link IllegalStateException}, but can be allocated,
+ * viewed, passed around, moved with {@link #copyTo}, relayouted ({@code Relayout.copy}) and
+ * {@linkplain #map mapped}: a mapped array is a host array over the same bytes in the same layout,
+ * with no copy where the device shares memory with the host. {@link #asDeviceArray} goes the other
+ * way: a device buffer over this host array's memory.
  *
  * <h2>Exceptions</h2>
  * An out-of-bounds or wrong-rank index throws {@link IndexOutOfBoundsException} naming the index and
@@ -122,6 +128,8 @@ public final class Array {
     /** {@link #isDense()}. */
     final boolean dense;
     final MemorySpaceProvider provider;
+    /** The device memory of an array whose provider is not host-accessible (then {@link #segment} is its lifetime), else null. */
+    final DeviceBuffer device;
     /**
      * Ranks 1 to 4: the slot as {@code slotOffset + Σ x·stride + Σ (x >>> midShift)·midCarry
      * + Σ (x >>> topShift)·topCarry} over the dimensions' indices {@code x} (fields {@code stride0 …
@@ -142,6 +150,12 @@ public final class Array {
 
     Array(MemorySegment segment, ArrayShape shape, long slotOffset, long[] strides, boolean readOnly,
           MemorySpaceProvider provider) {
+        this(segment, shape, slotOffset, strides, readOnly, provider, null);
+    }
+
+    Array(MemorySegment segment, ArrayShape shape, long slotOffset, long[] strides, boolean readOnly,
+          MemorySpaceProvider provider, DeviceBuffer device) {
+        this.device = device;
         this.segment = segment;
         this.shape = shape;
         this.type = shape.elementType();
@@ -153,7 +167,7 @@ public final class Array {
         this.provider = provider;
         this.addressing = Addressing.of(shape);
         int rank = dims.length;
-        this.accessRank = provider.isHostAccessible() ? rank : -1;
+        this.accessRank = device == null && provider.isHostAccessible() ? rank : -1;
         d0 = rank > 0 ? dims[0] : 0;
         d1 = rank > 1 ? dims[1] : 0;
         d2 = rank > 2 ? dims[2] : 0;
@@ -196,12 +210,14 @@ public final class Array {
      * size when larger (the largest power of two not above it, at most 4096). Elements are zero;
      * in host memory, padding slots hold the layout's padding value (zero, or for a legacy
      * {@code PaddingValue} one, lowest or highest: {@code ±inf} for floats that have infinities, else
-     * the largest finite magnitude).
+     * the largest finite magnitude). In device memory the zeros and the padding are written through a
+     * {@linkplain #map mapping} before this returns.
      *
      * @throws IllegalArgumentException if the shape has an unbounded ({@code ?}) dimension or an
-     *                                  {@code E(n)} that element access does not support, or its
-     *                                  buffer size with its alignment exceeds what a {@code long}
-     *                                  holds (the message names the shape)
+     *                                  {@code E(n)} that element access does not support, its buffer
+     *                                  size with its alignment exceeds what a {@code long} holds, or
+     *                                  the device cannot hold the buffer (the message names the shape,
+     *                                  and the device's limit; nothing is allocated)
      * @throws IllegalStateException    if the arena is closed
      * @throws WrongThreadException     if a confined arena is used from another thread
      * @throws OutOfMemoryError         if the memory cannot be had
@@ -214,13 +230,27 @@ public final class Array {
      * {@return an array over memory someone else owns (a mapped file, a native library's buffer), without copying}
      * The segment must hold at least {@code shape.bufferSize()} bytes, from its start. Any alignment
      * is accepted (accesses are unaligned). A read-only segment gives a read-only array. The
-     * segment's arena decides lifetime and threads; the memory space provider is that of the layout.
+     * segment's arena decides lifetime and threads. The segment is host memory: the array's provider
+     * is the layout's where that provider is host memory, else {@link MemorySpaces#host()} (device
+     * memory is wrapped with {@link #wrap(DeviceBuffer, ArrayShape)}).
      *
      * @throws IllegalArgumentException if the segment is too small (the message names both sizes),
      *                                  or the shape is not supported as for {@link #allocate}
      */
     public static Array wrap(MemorySegment segment, ArrayShape shape) {
         return ArrayFactory.wrap(segment, shape);
+    }
+
+    /**
+     * {@return an array over a range of device memory, without copying}: the buffer (its provider's,
+     * its lifetime) must hold at least {@code shape.bufferSize()} bytes from its start. The array's
+     * provider is the buffer's.
+     *
+     * @throws IllegalArgumentException if the buffer is too small (both sizes named), or the shape is
+     *                                  not supported as for {@link #allocate}
+     */
+    public static Array wrap(DeviceBuffer buffer, ArrayShape shape) {
+        return ArrayFactory.wrapDevice(buffer, shape);
     }
 
     /**
@@ -250,7 +280,10 @@ public final class Array {
      * {@code minor_to_major} is replaced by the order of the strides, as for strided views. Strides
      * that are those of a dense array in some order give an array whose layout is exact.
      *
-     * @param provider the memory space provider, or null for the one of the layout's memory space
+     * @param provider the memory space provider, or null for the one of the layout's memory space where
+     *                 that is host memory (else host memory); a provider that is not host memory makes
+     *                 the segment's addresses that device's (a DLPack device pointer): never read, its
+     *                 arena the array's lifetime
      * @throws IllegalArgumentException if the layout is tiled, a stride or the offset is negative, the
      *                                  strides do not match the rank, the extent (the last element's
      *                                  byte offset) exceeds what a {@code long} holds (the shape,
@@ -264,7 +297,11 @@ public final class Array {
 
     // ---- properties ------------------------------------------------------------------------------
 
-    /** {@return the segment that holds the buffer (for views: the parent's, or a slice of it)} */
+    /**
+     * {@return the segment that holds the buffer (for views: the parent's, or a slice of it)} For a
+     * device array it is not the memory: it carries the arena's lifetime and may have no bytes; the
+     * memory is {@link #deviceBuffer()}.
+     */
     public MemorySegment segment() {
         return segment;
     }
@@ -372,9 +409,58 @@ public final class Array {
         return provider;
     }
 
+    /**
+     * {@return the buffer that holds this array's memory}: for a device array the device's handle and
+     * byte range (for tiled views, the range of the view; for strided views, the parent's); for a host
+     * array its segment as a host buffer.
+     */
+    public DeviceBuffer deviceBuffer() {
+        return device != null ? device : DeviceBuffer.ofHost(provider, segment);
+    }
+
+    /**
+     * {@return this array's memory mapped into host memory for {@code mode}: a host array in the same
+     * layout over the same bytes, until the mapping is closed} For a host array the mapping is the
+     * array itself and closing it does nothing. For a device array the provider maps the buffer
+     * ({@link MemorySpaceProvider#map}); on devices that share memory with the host nothing is
+     * copied. A {@link MapMode#READ} mapping is read-only; a {@link MapMode#WRITE} mapping does not
+     * read the device's bytes, so every byte the device should keep must be written. The device must
+     * not use the buffer while it is mapped.
+     *
+     * {@snippet :
+     * try (MappedArray m = device.map(MapMode.READ)) {
+     *     float x = m.array().getFloat(0, 0);
+     * }
+     * }
+     *
+     * @throws IllegalStateException         if the arena is closed or the device cannot map
+     * @throws UnsupportedOperationException if a writing mode is asked of a read-only array
+     */
+    public MappedArray map(MapMode mode) {
+        return MappedArray.of(this, Objects.requireNonNull(mode, "mode"));
+    }
+
+    /**
+     * {@return a device array of memory space {@code memorySpace} over this host array's memory, without
+     * copying} (OpenCL's {@code CL_MEM_USE_HOST_PTR}): the device reads and writes these bytes, so
+     * a kernel's writes appear in this array and this array's writes in the device's view. Its layout
+     * is this array's with {@code S(memorySpace)}; its handle is released when {@code arena} closes,
+     * which must not be after this array's arena. Where the device shares memory with the host a
+     * {@linkplain #map mapping} of it is this memory itself. Where the provider of
+     * {@code memorySpace} is host memory, the result is this array's memory under the new layout.
+     *
+     * @throws IllegalArgumentException      if this array is not dense ({@link #isDense()})
+     * @throws IllegalStateException         if this array is itself device memory, or an arena is closed
+     * @throws UnsupportedOperationException if the device cannot use host memory
+     */
+    public Array asDeviceArray(long memorySpace, Arena arena) {
+        return ArrayFactory.asDeviceArray(this, memorySpace, arena);
+    }
+
     /** {@return a read-only view of this array} */
     public Array asReadOnly() {
-        return readOnly ? this : new Array(segment.asReadOnly(), shape, slotOffset, strides, true, provider);
+        return readOnly ? this : new Array(device != null ? segment : segment.asReadOnly(), shape, slotOffset, strides,
+                true, provider, device);
     }
 
     /**
@@ -409,7 +495,8 @@ public final class Array {
     static IllegalStateException notHostAccessible(ArrayShape shape, MemorySpaceProvider provider) {
         return new IllegalStateException("elements of " + shape + " are in memory space S("
                 + shape.layout().memorySpace() + ") of provider " + provider.name()
-                + ", which the host cannot address: copy it to host memory first (copyTo)");
+                + ", which the host cannot address: map it (Array.map) or relayout it to host memory"
+                + " (Relayout.copy, copyTo)");
     }
 
     // ---- typed accessors -------------------------------------------------------------------------
@@ -780,15 +867,17 @@ public final class Array {
 
     /**
      * Copies this array's elements into {@code destination} of the same layout (memory space aside).
-     * Arrays whose layouts describe their memory exactly are copied as bytes through the memory
-     * space provider (the non-host one, if any): this is how arrays move between memory spaces.
-     * Views (slices, strided views) of one layout are copied element by element in host memory.
-     * To move elements into another layout, use {@code Relayout.copy} (module {@code dev.tegula.vector}),
-     * the relayout engine.
+     * Arrays whose layouts describe their memory exactly are copied as bytes with one enqueued copy of
+     * the device's provider ({@link MemorySpaceProvider#write}, {@code read} or {@code copy}), awaited
+     * before this returns: this is how arrays move between memory spaces. Views (slices, strided
+     * views) of one layout are copied element by element in host memory, device arrays through
+     * {@linkplain #map mappings}. To move elements into another layout, use {@code Relayout.copy}
+     * (module {@code dev.tegula.vector}), the relayout engine.
      *
      * @throws IllegalArgumentException      if element types, dimensions or layouts differ (the message
      *                                       names {@code Relayout.copy}), or views are copied and an
-     *                                       array is not host-accessible
+     *                                       array is neither host memory nor mappable
+     * @throws IllegalStateException         if an arena is closed
      * @throws UnsupportedOperationException if {@code destination} is read-only
      */
     public void copyTo(Array destination) { ArrayBulk.copyTo(this, destination.writable()); }

@@ -439,15 +439,20 @@ final class ArrayBulk {
         Layout ld = dst.shape.layout().withMemorySpace(0);
         if (ls.equals(ld) && src.exactLayout && dst.exactLayout && byteAligned(src) && byteAligned(dst)) {
             long bytes = src.shape.bufferSize();
-            MemorySegment from = src.segment.asSlice(src.slotOffset() * src.slotBits / 8, bytes);
-            MemorySegment to = dst.segment.asSlice(dst.slotOffset() * dst.slotBits / 8, bytes);
-            MemorySpaceProvider p = !src.provider.isHostAccessible() ? src.provider : dst.provider;
-            p.copy(from, to, bytes);
+            long fromOffset = src.slotOffset() * src.slotBits / 8;
+            long toOffset = dst.slotOffset() * dst.slotBits / 8;
+            copyBytes(src, fromOffset, dst, toOffset, bytes);
             return;
         }
         if (!ls.equals(ld)) {
             throw new IllegalArgumentException("copyTo: " + src.shape + " to " + dst.shape + " changes the layout;"
                     + " copyTo copies within one layout: use Relayout.copy (module dev.tegula.vector) to relayout");
+        }
+        if (src.device != null || dst.device != null) {
+            try (MappedArray from = src.map(MapMode.READ); MappedArray to = dst.map(MapMode.READ_WRITE)) {
+                copyElements(from.array(), to.array());
+            }
+            return;
         }
         if (!src.isHostAccessible() || !dst.isHostAccessible()) {
             throw new IllegalArgumentException("copyTo: " + src.shape + " to " + dst.shape + " are views that are not"
@@ -455,6 +460,31 @@ final class ArrayBulk {
                     + " memory spaces");
         }
         copyElements(src, dst);
+    }
+
+    /** Copies {@code bytes} bytes between two arrays' memories, host or device, through the providers' copies. */
+    private static void copyBytes(Array src, long fromOffset, Array dst, long toOffset, long bytes) {
+        if (src.device == null && dst.device == null) {
+            MemorySegment.copy(src.segment, fromOffset, dst.segment, toOffset, bytes);
+            return;
+        }
+        if (src.device == null) {
+            dst.device.checkAccess();
+            dst.provider.write(src.segment.asSlice(fromOffset, bytes), dst.device.slice(toOffset, bytes)).await();
+        } else if (dst.device == null) {
+            src.device.checkAccess();
+            src.provider.read(src.device.slice(fromOffset, bytes), dst.segment.asSlice(toOffset, bytes)).await();
+        } else if (src.provider == dst.provider) {
+            src.device.checkAccess();
+            dst.device.checkAccess();
+            src.provider.copy(src.device.slice(fromOffset, bytes), dst.device.slice(toOffset, bytes)).await();
+        } else {
+            try (MappedArray from = src.map(MapMode.READ)) {
+                dst.device.checkAccess();
+                dst.provider.write(from.array().segment.asSlice(fromOffset, bytes), dst.device.slice(toOffset, bytes))
+                        .await();
+            }
+        }
     }
 
     /**

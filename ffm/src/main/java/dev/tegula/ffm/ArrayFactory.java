@@ -4,6 +4,7 @@ import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
 import dev.tegula.core.Tile;
+import dev.tegula.ffm.internal.ThreadAccess;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -27,16 +28,62 @@ final class ArrayFactory {
                     + alignment + " bytes exceed the largest size a long holds (2^63 - 1)");
         }
         MemorySpaceProvider provider = MemorySpaces.providerFor(shape.layout().memorySpace());
-        MemorySegment segment = provider.allocate(arena, bytes, alignment);
-        if (segment.byteSize() < bytes) {
-            throw new IllegalStateException("memory space provider " + provider.name() + " returned "
-                    + segment.byteSize() + " bytes for " + shape + ", which needs " + bytes);
+        DeviceBuffer buffer;
+        try {
+            buffer = provider.allocate(arena, bytes, alignment);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("shape: " + shape + " (" + bytes + " bytes) does not fit: "
+                    + e.getMessage(), e);
         }
-        Array a = new Array(segment, shape, 0, layoutStrides(shape), false, provider);
-        if (provider.isHostAccessible()) {
+        if (buffer.byteSize() < bytes) {
+            throw new IllegalStateException("memory space provider " + provider.name() + " returned "
+                    + buffer.byteSize() + " bytes for " + shape + ", which needs " + bytes);
+        }
+        if (buffer.isHost()) {
+            Array a = new Array(buffer.hostSegment(), shape, 0, layoutStrides(shape), false, provider);
             ArrayBulk.fillPadding(a);
+            return a;
+        }
+        Array a = new Array(buffer.lifetime(), shape, 0, layoutStrides(shape), false, provider, buffer);
+        if (bytes > 0) {
+            try (MappedArray m = a.map(MapMode.WRITE)) {
+                m.array().segment.fill((byte) 0);
+                ArrayBulk.fillPadding(m.array());
+            }
         }
         return a;
+    }
+
+    static Array wrapDevice(DeviceBuffer buffer, ArrayShape shape) {
+        Objects.requireNonNull(buffer, "buffer");
+        checkSupported(shape);
+        long bytes = shape.bufferSize();
+        if (buffer.byteSize() < bytes) {
+            throw new IllegalArgumentException("buffer: " + buffer.byteSize() + " bytes is too small for "
+                    + shape + ", which needs " + bytes + " bytes");
+        }
+        if (buffer.isHost()) {
+            return new Array(buffer.hostSegment(), shape, 0, layoutStrides(shape), false, buffer.provider());
+        }
+        return new Array(buffer.lifetime(), shape, 0, layoutStrides(shape), false, buffer.provider(), buffer);
+    }
+
+    static Array asDeviceArray(Array host, long memorySpace, Arena arena) {
+        Objects.requireNonNull(arena, "arena");
+        if (host.device != null) {
+            throw new IllegalStateException("asDeviceArray: " + host.shape + " is device memory of "
+                    + host.provider.name() + " already");
+        }
+        if (!host.isDense()) {
+            throw new IllegalArgumentException("asDeviceArray: " + host.shape + " is a view that is not its layout's"
+                    + " whole buffer; relayout it into a dense array first");
+        }
+        ThreadAccess.requireAlive(host.segment);
+        ArrayShape shape = host.shape.withLayout(host.shape.layout().withMemorySpace(memorySpace));
+        MemorySpaceProvider provider = MemorySpaces.providerFor(memorySpace);
+        DeviceBuffer buffer = provider.wrapHost(arena, host.segment.asSlice(0, host.shape.bufferSize()));
+        Array a = wrapDevice(buffer, shape);
+        return host.isReadOnly() ? a.asReadOnly() : a;
     }
 
     static Array wrap(MemorySegment segment, ArrayShape shape) {
@@ -48,6 +95,9 @@ final class ArrayFactory {
                     + shape + ", which needs " + bytes + " bytes");
         }
         MemorySpaceProvider provider = MemorySpaces.providerFor(shape.layout().memorySpace());
+        if (!provider.isHostAccessible()) {
+            provider = MemorySpaces.host();
+        }
         return new Array(segment, shape, 0, layoutStrides(shape), segment.isReadOnly(), provider);
     }
 
@@ -111,6 +161,13 @@ final class ArrayFactory {
         Layout l = Layout.of(m2m).withElementSizeInBits(base.elementSizeInBits()).withMemorySpace(base.memorySpace());
         ArrayShape s = ArrayShape.of(shape.elementType(), dims).withLayout(l);
         MemorySpaceProvider p = provider != null ? provider : MemorySpaces.providerFor(base.memorySpace());
+        if (provider == null && !p.isHostAccessible()) {
+            p = MemorySpaces.host();
+        }
+        if (!p.isHostAccessible()) {     // the segment's address is the device's: never read, its arena the lifetime
+            DeviceBuffer d = DeviceBuffer.of(p, segment.address(), segment.byteSize(), segment);
+            return new Array(segment, s, slotOffset, strides, segment.isReadOnly(), p, d);
+        }
         return new Array(segment, s, slotOffset, strides, segment.isReadOnly(), p);
     }
 
@@ -220,6 +277,9 @@ final class ArrayFactory {
 
     /** {@link Array#byteSpan()}. */
     static MemorySegment byteSpan(Array a) {
+        if (a.device != null) {
+            throw Array.notHostAccessible(a.shape, a.provider);
+        }
         if (a.dense) {   // arrays without elements are dense
             return a.segment.asSlice(0, a.shape.bufferSize());
         }

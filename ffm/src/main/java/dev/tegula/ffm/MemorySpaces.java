@@ -10,7 +10,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The registry that maps XLA memory-space ids ({@code S(n)} in a layout) to the
- * {@link MemorySpaceProvider} that allocates and copies their memory.
+ * {@link MemorySpaceProvider} that allocates, copies and maps their memory.
  *
  * <p>Lookup order for an id: providers registered with {@link #register} (most recent first), then
  * providers found by {@link ServiceLoader} (loaded once, on first lookup, in service-file order),
@@ -27,7 +27,7 @@ public final class MemorySpaces {
     private MemorySpaces() {
     }
 
-    /** {@return the host-memory provider: every id, {@link HostMemory#allocate} (huge pages for large buffers), {@code MemorySegment.copy}} */
+    /** {@return the host-memory provider: every id, {@link HostMemory#allocate} (huge pages for large buffers), {@code MemorySegment.copy}, mappings that are the memory itself} */
     public static MemorySpaceProvider host() {
         return HOST;
     }
@@ -92,8 +92,13 @@ public final class MemorySpaces {
         }
 
         @Override
-        public MemorySegment allocate(Arena arena, long byteSize, long byteAlignment) {
-            return HostMemory.allocate(arena, byteSize, byteAlignment);
+        public DeviceBuffer allocate(Arena arena, long byteSize, long byteAlignment) {
+            return DeviceBuffer.ofHost(this, HostMemory.allocate(arena, byteSize, byteAlignment));
+        }
+
+        @Override
+        public DeviceBuffer wrapHost(Arena arena, MemorySegment hostMemory) {
+            return DeviceBuffer.ofHost(this, hostMemory);
         }
 
         @Override
@@ -102,13 +107,50 @@ public final class MemorySpaces {
         }
 
         @Override
-        public void copy(MemorySegment source, MemorySegment destination, long byteSize) {
-            MemorySegment.copy(source, 0, destination, 0, byteSize);
+        public Completion write(MemorySegment source, DeviceBuffer destination) {
+            copyBytes(source, destination.hostSegment());
+            return Completion.DONE;
+        }
+
+        @Override
+        public Completion read(DeviceBuffer source, MemorySegment destination) {
+            copyBytes(source.hostSegment(), destination);
+            return Completion.DONE;
+        }
+
+        @Override
+        public Completion copy(DeviceBuffer source, DeviceBuffer destination) {
+            copyBytes(source.hostSegment(), destination.hostSegment());
+            return Completion.DONE;
+        }
+
+        @Override
+        public Mapping map(DeviceBuffer buffer, MapMode mode) {
+            MemorySegment s = buffer.hostSegment();
+            return new Mapping() {
+                @Override
+                public MemorySegment segment() {
+                    return s;
+                }
+
+                @Override
+                public Completion unmap() {
+                    return Completion.DONE;
+                }
+            };
         }
 
         @Override
         public String name() {
             return "host";
+        }
+
+        private static void copyBytes(MemorySegment from, MemorySegment to) {
+            if (from.byteSize() != to.byteSize()) {
+                throw new IllegalArgumentException("copy: source of " + from.byteSize() + " bytes, destination of "
+                        + to.byteSize());
+            }
+            MemorySegment.copy(from, 0, to, 0, from.byteSize());
         }
     }
 }

@@ -117,7 +117,7 @@ final class Views {
             padded = IntStream.of(order).mapToLong(d -> old[d]).toArray();
         }
         ArrayShape shape = ArrayShape.ofDynamic(a.type, dims, dynamic).withLayout(relabel(l, m2m, padded));
-        return new Array(a.segment, shape, a.slotOffset(), strides, a.isReadOnly(), a.provider);
+        return new Array(a.segment, shape, a.slotOffset(), strides, a.isReadOnly(), a.provider, a.device);
     }
 
     static Array reshape(Array a, long[] dims) {
@@ -159,7 +159,7 @@ final class Views {
                 .withMemorySpace(base.memorySpace());
         ArrayShape shape = ArrayShape.of(a.type, dims).withLayout(l);
         return new Array(a.segment, shape, a.slotOffset(), ArrayFactory.rowMajorStrides(dims), a.isReadOnly(),
-                a.provider);
+                a.provider, a.device);
     }
 
     /**
@@ -246,7 +246,7 @@ final class Views {
         if (shape.bufferSize() != a.shape.bufferSize()) {
             return null;
         }
-        return new Array(a.segment, shape, 0, null, a.isReadOnly(), a.provider);
+        return new Array(a.segment, shape, 0, null, a.isReadOnly(), a.provider, a.device);
     }
 
     // ---- strided ---------------------------------------------------------------------------------
@@ -259,7 +259,7 @@ final class Views {
         Layout base = a.shape.layout();
         Layout l = Layout.of(m2m).withElementSizeInBits(base.elementSizeInBits()).withMemorySpace(base.memorySpace());
         ArrayShape shape = ArrayShape.of(a.type, dims).withLayout(l);
-        return new Array(a.segment, shape, offset, strides, a.isReadOnly(), a.provider);
+        return new Array(a.segment, shape, offset, strides, a.isReadOnly(), a.provider, a.device);
     }
 
     private static boolean rowMajorContiguous(Array a) {
@@ -290,10 +290,14 @@ final class Views {
             throw notTileAligned(a, "a view starting at bit " + offsetSlots * bits + " (not a byte boundary)");
         }
         long offsetBytes = offsetSlots * bits / 8;
-        long room = a.segment.byteSize() - offsetBytes;
+        long room = (a.device != null ? a.device.byteSize() : a.segment.byteSize()) - offsetBytes;
         ArrayShape shape = ArrayShape.of(a.type, dims).withLayout(layout);
         if (shape.bufferSize() > room) {
             shape = shape.withLayout(layout.withTailPaddingAlignment(1));
+        }
+        if (a.device != null) {
+            return new Array(a.segment, shape, 0, null, a.isReadOnly(), a.provider,
+                    a.device.slice(offsetBytes, shape.bufferSize()));
         }
         MemorySegment segment = a.segment.asSlice(offsetBytes, shape.bufferSize());
         return new Array(segment, shape, 0, null, a.isReadOnly(), a.provider);

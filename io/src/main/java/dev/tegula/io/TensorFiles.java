@@ -3,6 +3,8 @@ package dev.tegula.io;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Layout;
 import dev.tegula.ffm.Array;
+import dev.tegula.ffm.MapMode;
+import dev.tegula.ffm.MappedArray;
 import dev.tegula.io.gguf.Gguf;
 import dev.tegula.io.npy.Npy;
 import dev.tegula.io.safetensors.SafeTensors;
@@ -35,7 +37,11 @@ public final class TensorFiles {
      * (or the array of an {@code .npy} file, {@code name} ignored) as a new array in {@code layout},
      * allocated from {@code arena}} The file is read in the format {@link TensorFormat#ofSource}
      * gives it, and the tensor as {@link #read(Path, String, Arena)} reads it (a GGUF
-     * block-quantized tensor is dequantized to f32 in the same pass; see {@link Gguf}).
+     * block-quantized tensor is dequantized to f32 in the same pass; see {@link Gguf}). A layout in a
+     * device's memory space ({@code S(n)} of a {@link dev.tegula.ffm.MemorySpaceProvider} that is not
+     * host memory) gives a device array: the tensor is laid out straight into a
+     * {@linkplain Array#map mapping} of its buffer, with no host copy of the whole tensor beside it
+     * where the device shares memory with the host.
      *
      * @param path   the file; or a checkpoint's directory or index file
      * @param name   the tensor's name in a safetensors or GGUF file or a checkpoint; may be null for {@code .npy}
@@ -53,9 +59,7 @@ public final class TensorFiles {
         try (Arena mapping = Arena.ofConfined()) {
             Array source = read(format, path, name, mapping);
             ArrayShape target = source.shape().withLayout(layout);
-            Array out = Array.allocate(arena, target);
-            Relayout.plan(source.shape(), target).execute(source.segment(), out.segment());
-            return out;
+            return into(source, Array.allocate(arena, target));
         }
     }
 
@@ -80,10 +84,21 @@ public final class TensorFiles {
                 throw new IllegalArgumentException("target: dimensions of " + target + " differ from the tensor's "
                         + source.shape());
             }
-            Array out = Array.allocate(arena, target);
-            Relayout.plan(source.shape(), target).execute(source.segment(), out.segment());
-            return out;
+            return into(source, Array.allocate(arena, target));
         }
+    }
+
+    /**
+     * Relayouts the file's tensor into {@code out} in one pass: straight into its memory, or for device
+     * memory into a mapping of its buffer ({@link MapMode#WRITE}: nothing is read from the device, and
+     * there is no host copy of the whole tensor beside the file's mapping where the device shares
+     * memory with the host).
+     */
+    private static Array into(Array source, Array out) {
+        try (MappedArray m = out.map(MapMode.WRITE)) {
+            Relayout.plan(source.shape(), out.shape()).execute(source.segment(), m.array().segment());
+        }
+        return out;
     }
 
     /**

@@ -118,13 +118,23 @@ public final class Relayout {
      * that interrupt, on the calling thread and on an executor's, so it leaves each thread's
      * interrupt status as it found it (an interrupt the caller had before the call is kept).
      *
+     * <p>Either array may be device memory ({@link Array#deviceBuffer()}): between two arrays of one
+     * device the provider's device relayout runs where it has one
+     * ({@link dev.tegula.ffm.MemorySpaceProvider#relayout}); otherwise the engine reads and writes
+     * {@linkplain Array#map mappings} of the device buffers, the destination mapped for writing only
+     * when it is a whole buffer, so each byte moves between host and device once.
+     *
      * @throws IllegalArgumentException      if the dimensions differ, the types cannot be converted, or
      *                                       the destination shares memory with the source
-     * @throws IllegalStateException         if an array is not host-addressable or its arena is closed
+     * @throws IllegalStateException         if an array is neither host memory nor mappable, or its arena is closed
      * @throws WrongThreadException          if an array's confined arena belongs to another thread
      * @throws UnsupportedOperationException if {@code dst} is read-only
      */
     public static void copy(Array src, Array dst) {
+        if (DeviceRelayout.involvesDevice(src, dst)) {
+            DeviceRelayout.copy(src, dst, (s, d) -> plans().plan(s, d).execute(s, d));
+            return;
+        }
         RelayoutChecks.checkArrays(src, dst);
         boolean interrupted = ThreadAccess.interruptedNow();
         try {
@@ -140,6 +150,10 @@ public final class Relayout {
      * or global arenas); otherwise on the calling thread.
      */
     public static void copy(Array src, Array dst, ExecutorService executor, int parallelism) {
+        if (DeviceRelayout.involvesDevice(src, dst)) {
+            DeviceRelayout.copy(src, dst, (s, d) -> copy(s, d, executor, parallelism));
+            return;
+        }
         RelayoutChecks.checkArrays(src, dst);
         boolean parallel = executor != null && parallelism > 1 && ThreadAccess.fromAnyThread(src.segment())
                 && ThreadAccess.fromAnyThread(dst.segment());

@@ -66,6 +66,11 @@ public final class BenchCommand implements Callable<Integer> {
                     + " e.g. 1M). Default: the JMH sizes; with --quick: 16M.")
     String size;
 
+    @Option(names = "--device", description = "Time relayouts into and within OpenCL device memory instead:"
+            + " host -> tiled device layout against clEnqueueWriteBuffer, and the device relayout kernel against"
+            + " clEnqueueCopyBuffer (bf16 matrices of 64 MiB; --quick: 16 MiB).")
+    boolean device;
+
     @Option(names = "--case", paramLabel = "NAME", split = ",",
             description = "Only these cases (names as in the table; comma-separated or repeated).")
     List<String> only;
@@ -95,11 +100,19 @@ public final class BenchCommand implements Callable<Integer> {
             throw new BadInputException("--threads: must be in 1..256, got " + threads);
         }
         long cap = size != null ? parseSize(size) : quick ? QUICK_BYTES : Long.MAX_VALUE;
-        List<Case> cases = select();
         Timing.Plan plan = quick ? new Timing.Plan(250_000_000L, 5, 10_000_000L)
                 : new Timing.Plan(1_000_000_000L, 10, 50_000_000L);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (device) {
+            if (only != null || png != null || threads != 1) {
+                throw new BadInputException("--device: times its own two cases on one thread; it takes --quick and"
+                        + " --size, not --case, --png or --threads");
+            }
+            DeviceBench.run(out, err, cap, plan, ProgressBar.onTerminal());
+            return ExitStatus.OK;
+        }
+        List<Case> cases = select();
         out.println("tegula bench: " + cases.size() + " relayout case" + (cases.size() == 1 ? "" : "s") + ", "
                 + threads + " thread" + (threads == 1 ? "" : "s") + ", " + sizeNote(cap) + "; median of "
                 + plan.repetitions() + " repetitions after " + plan.warmupNanos() / 1_000_000 + " ms of warmup");

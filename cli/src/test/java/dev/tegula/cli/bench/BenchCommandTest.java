@@ -56,6 +56,32 @@ class BenchCommandTest {
     }
 
     @Test
+    void deviceRunTimesTheRelayoutsIntoAndWithinDeviceMemoryAgainstTheOpenCLCopies() {
+        MainTest.Result r = run("bench", "--device", "--quick", "--size", "256K");
+        if (dev.tegula.opencl.OpenCLMemory.forMemorySpace(1) == null) {
+            assertEquals(2, r.status(), r.out());
+            assertTrue(r.err().contains("--device: no OpenCL device serves S(1)"), r.err());
+            return;
+        }
+        assertEquals(0, r.status(), r.err());
+        String out = r.out();
+        assertTrue(out.contains("tegula bench --device: ") && out.contains("bf16[32,4096]"), out);
+        Matcher m = Pattern.compile("(?m)^(\\S+)\\s+bf16\\[32,4096\\]\\S* -> \\S+\\s+256 KiB\\s+([0-9.]+)\\s+(clEnqueue\\w+)"
+                + "\\s+([0-9.]+)\\s+([0-9.]+)$").matcher(out);
+        List<String> seen = new java.util.ArrayList<>();
+        while (m.find()) {
+            seen.add(m.group(1) + " " + m.group(3));
+            double device = Double.parseDouble(m.group(2));
+            double copy = Double.parseDouble(m.group(4));
+            assertTrue(device > 0 && copy > 0, m.group());
+            assertEquals(device / copy, Double.parseDouble(m.group(5)), 0.02 + 0.02 * device / copy, m.group());
+        }
+        assertEquals(List.of("host_to_device_T8x128 clEnqueueWriteBuffer", "device_to_device_T8x128 clEnqueueCopyBuffer"),
+                seen, out);
+        assertEquals(2, run("bench", "--device", "--case", "f32_3d_102").status());
+    }
+
+    @Test
     void twoThreadsAndAChart() throws IOException {
         Path png = dir.resolve("bench.png");
         MainTest.Result r = run("bench", "--quick", "--size", "256K", "--threads", "2", "--case", "f32_8192x8192_T",

@@ -10,6 +10,10 @@ import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
 import dev.tegula.ffm.Array;
+import dev.tegula.ffm.Completion;
+import dev.tegula.ffm.DeviceBuffer;
+import dev.tegula.ffm.MapMode;
+import dev.tegula.ffm.Mapping;
 import dev.tegula.ffm.MemorySpaceProvider;
 import dev.tegula.ffm.MemorySpaces;
 import java.lang.foreign.Arena;
@@ -212,8 +216,8 @@ final class DLPackImport {
         }
 
         @Override
-        public MemorySegment allocate(Arena arena, long byteSize, long byteAlignment) {
-            throw new UnsupportedOperationException(name() + ": Tegula cannot allocate device memory");
+        public DeviceBuffer allocate(Arena arena, long byteSize, long byteAlignment) {
+            throw new UnsupportedOperationException(name() + ": Tegula cannot allocate this device's memory");
         }
 
         @Override
@@ -222,8 +226,27 @@ final class DLPackImport {
         }
 
         @Override
-        public void copy(MemorySegment source, MemorySegment destination, long byteSize) {
-            throw new UnsupportedOperationException(name() + ": Tegula cannot copy device memory");
+        public Completion write(MemorySegment source, DeviceBuffer destination) {
+            throw refused();
+        }
+
+        @Override
+        public Completion read(DeviceBuffer source, MemorySegment destination) {
+            throw refused();
+        }
+
+        @Override
+        public Completion copy(DeviceBuffer source, DeviceBuffer destination) {
+            throw refused();
+        }
+
+        @Override
+        public Mapping map(DeviceBuffer buffer, MapMode mode) {
+            throw refused();
+        }
+
+        private UnsupportedOperationException refused() {
+            return new UnsupportedOperationException(name() + ": Tegula cannot copy or map this device's memory");
         }
 
         @Override

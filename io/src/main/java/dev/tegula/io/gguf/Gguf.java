@@ -4,6 +4,8 @@ import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
 import dev.tegula.ffm.Array;
+import dev.tegula.ffm.MapMode;
+import dev.tegula.ffm.MappedArray;
 import dev.tegula.io.TensorFormatException;
 import dev.tegula.io.internal.HeaderText;
 import dev.tegula.io.internal.MappedFiles;
@@ -134,7 +136,9 @@ public final class Gguf {
                         + HeaderText.shorten(name) + "' " + java.util.Arrays.toString(t.dimensions()));
             }
             Array out = Array.allocate(arena, target);
-            t.readInto(out, executor, parallelism);
+            try (MappedArray m = out.map(MapMode.WRITE)) {    // device memory: dequantized into its mapping
+                t.readInto(m.array(), executor, parallelism);
+            }
             return out;
         }
     }
