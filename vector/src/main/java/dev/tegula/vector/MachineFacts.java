@@ -14,7 +14,8 @@ import java.util.Locale;
  * ({@code docs/relayout.md}, "Machine facts"). Immutable.
  *
  * <p>{@link #here()} reads the first four from the operating system ({@code /sys}, read once) and
- * measures the two bandwidths once per JVM, at the first plan that asks (a probe of some
+ * measures the two bandwidths once per JVM, at the first plan whose destination is large enough to
+ * stream (a probe of some
  * milliseconds: a 128 KiB block copied out to a 32 MiB destination, each way twice, the faster of
  * each kept; {@code dev.tegula.vector.kernels.StoreProbe}). They live in memory; a {@link Wisdom} with a file keeps them beside its walks when it
  * writes the file, and a later process that reads that file takes them from it instead of
@@ -54,6 +55,11 @@ public record MachineFacts(int vectorBits, long l1DataBytes, long l2Bytes, boole
         }
     }
 
+    private static final class Read {
+        static final MachineFacts FACTS = new MachineFacts(Tuning.VECTOR ? Tuning.VECTOR_BITS : 0, Cpu.l1DataBytes(),
+                Cpu.l2Bytes(), hugePagesHere(), 0, 0);
+    }
+
     private static final class Here {
         static final MachineFacts FACTS = measure();
     }
@@ -63,10 +69,17 @@ public record MachineFacts(int vectorBits, long l1DataBytes, long l2Bytes, boole
         return Here.FACTS;
     }
 
+    /**
+     * {@return this machine's facts that need no measuring (vector width, caches, huge pages), with no
+     * bandwidths: what a plan reads where no destination is large enough to stream, without the probe}
+     */
+    public static MachineFacts unmeasured() {
+        return Read.FACTS;
+    }
+
     private static MachineFacts measure() {
         double[] stores = StoreProbe.measure();
-        return new MachineFacts(Tuning.VECTOR ? Tuning.VECTOR_BITS : 0, Cpu.l1DataBytes(), Cpu.l2Bytes(), hugePagesHere(),
-                stores[0], stores[1]);
+        return Read.FACTS.withStores(stores[0], stores[1]);
     }
 
     private static boolean hugePagesHere() {

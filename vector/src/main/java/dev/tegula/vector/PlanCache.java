@@ -1,5 +1,6 @@
 package dev.tegula.vector;
 
+import dev.tegula.vector.plan.Estimate;
 import dev.tegula.vector.plan.PlanRequest;
 import dev.tegula.vector.plan.Planner;
 import dev.tegula.ffm.internal.ThreadAccess;
@@ -113,6 +114,19 @@ public final class PlanCache {
             wisdom.keepFacts(here);
         }
         return here;
+    }
+
+    /**
+     * {@return the facts a plan to {@code to} reads: {@link #machineFacts()}, but where no destination
+     * of that size is ever streamed ({@link Estimate#STREAMED_MIN_BYTES}) and no facts were given or
+     * kept, those that need no probe ({@link MachineFacts#unmeasured()})}
+     */
+    private MachineFacts factsFor(ArrayShape to) {
+        if (facts == null && to.bufferSize() < Estimate.STREAMED_MIN_BYTES
+                && (wisdom == null || wisdom.facts() == null)) {
+            return MachineFacts.unmeasured();
+        }
+        return machineFacts();
     }
 
     /**
@@ -230,7 +244,7 @@ public final class PlanCache {
         RelayoutChecks.checkCompatible(from, to);
         Planning mode = planning.resolve(Math.max(from.bufferSize(), to.bufferSize()));
         PlanRequest request = new PlanRequest(from, to, srcStrides, dstStrides, mode, threads, src, dst, executor,
-                wisdom == null ? null : wisdom.memory(), machineFacts());
+                wisdom == null ? null : wisdom.memory(), factsFor(to));
         return new RelayoutPlan(from, to, srcStrides, dstStrides, threads, Planner.plan(request));
     }
 

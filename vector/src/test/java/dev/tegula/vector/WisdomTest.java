@@ -45,9 +45,8 @@ class WisdomTest {
         Wisdom w = Wisdom.at(file);
         RelayoutPlan measured = new PlanCache(8, w).plan(FROM, TO, Planning.MEASURE, 2);
         assertEquals(1, w.size());
-        // version 2: this machine's facts first, then the walks
-        assertTrue(Files.readString(file).startsWith("# Tegula relayout wisdom 2\nfacts\t" + Wisdom.machine() + "\t"
-                + MachineFacts.here() + "\nplan\t"), Files.readString(file));
+        // version 2: the walks (a plan of 16 MiB never streams, so it took no probed facts to keep)
+        assertTrue(Files.readString(file).startsWith("# Tegula relayout wisdom 2\nplan\t"), Files.readString(file));
         // a new process: the file read again
         RelayoutPlan again = new PlanCache(8, Wisdom.at(file)).plan(FROM, TO, Planning.MEASURE, 2);
         assertEquals(PlanOrigin.WISDOM, again.report().origin());
@@ -145,6 +144,12 @@ class WisdomTest {
         assertEquals(1, old.size());
         assertEquals(null, old.facts());
         assertEquals(PlanOrigin.WISDOM, new PlanCache(8, old).plan(FROM, TO, Planning.MEASURE, 1).report().origin());
+        // a plan too small to stream reads the facts that need no probe, and keeps none
+        Wisdom small = Wisdom.inMemory();
+        new PlanCache(8, small).plan(FROM, TO, Planning.ESTIMATE, 1);
+        assertEquals(null, small.facts());
+        assertEquals(0.0, MachineFacts.unmeasured().plainStoreGBps());
+        assertEquals(MachineFacts.unmeasured(), MachineFacts.here().withStores(0, 0));
         // an in-memory wisdom keeps the probed facts and writes nothing
         Wisdom mem = Wisdom.inMemory();
         assertEquals(MachineFacts.here(), new PlanCache(8, mem).machineFacts());

@@ -28,7 +28,7 @@ public final class StoreProbe {
     static final int PASSES = 2;
     /** Bytes of the destination the untimed passes write first, and how many there are. */
     static final long WARM_BYTES = 4L << 20;
-    static final int WARM_PASSES = 4;
+    static final int WARM_PASSES = 2;
 
     /**
      * {@return the bytes per nanosecond written with plain stores and with streaming stores (0 where
