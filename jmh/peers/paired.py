@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tegula and HPTT on the same relayout cells, taking turns, so that both see the same machine.
+"""Tegula, HPTT, XLA and OpenBLAS on the same relayout cells, taking turns, so that all see the same machine.
 
 On a shared host the speed of one program drifts by more than the differences being measured, over
 seconds and from one process to the next. A table made of one run of each side, minutes apart,
@@ -11,7 +11,13 @@ its smallest and largest value.
 
 GB/s here are bytes of the array (one side) per second, as in the report's results table.
 
-  python3 jmh/peers/paired.py --hptt PATH/hptt_driver [--rounds 5] [--cell f32_4d_3210:huge:1 ...]
+  python3 jmh/peers/paired.py --hptt PATH/hptt_driver [--xla] [--openblas] [--rounds 5] [--cell f32_4d_3210:huge:1 ...]
+
+With --xla each round also times XLA's TransposePlan (jax.device_put of a transposed NumPy view on
+the CPU device), and with --openblas OpenBLAS's cblas_somatcopy (2-D cases only, the copy NumPy's
+wheel bundles), each in a fresh process of xla_blas_cases.py right after HPTT, on the same case,
+pages and threads; their columns and their ratios to Tegula MEASURE join the table. Without --hptt the
+HPTT columns are empty.
 
 Cells whose case HPTT does not have (bf16) run Tegula only. With --plain-stores each round also runs
 HPTT's plan with plain stores in place of its non-temporal (streaming) ones, which Java cannot issue,
@@ -88,9 +94,45 @@ def hptt(driver, case, pages, threads, streaming=True):
     raise RuntimeError("no result for " + case + " in:\n" + p.stdout)
 
 
+def xla_blas(peer, case, pages, threads, reps, scale=1):
+    """GB/s (array bytes) of XLA's TransposePlan or OpenBLAS's somatcopy on the case, a fresh process;
+    None where the peer does not run the case (OpenBLAS: 2-D only)."""
+    cmd = [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "xla_blas_cases.py"),
+           "--peer", peer, "--case", case, "--pages", pages, "--threads", str(threads), "--reps", str(reps)]
+    if scale != 1:
+        cmd += ["--scale", str(scale)]
+    p = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    for line in p.stdout.splitlines():
+        m = re.match(r"\| (\S+) \| ([0-9.]+) \|", line)
+        if m and m.group(1) == case:
+            return float(m.group(2)) / 2   # the script counts bytes read + written
+    return None
+
+
+def fmt(x):
+    return f"{x:.2f}" if x else "–"
+
+
+def ratio(runs, i, j):
+    """{return "median (min–max)" of runs[k][i] / runs[k][j] over the rounds, or "–"}"""
+    r = [x[i] / x[j] for x in runs if x[i] and x[j]]
+    return f"{statistics.median(r):.2f} ({min(r):.2f}–{max(r):.2f})" if r else "–"
+
+
+def med(runs, i):
+    v = [x[i] for x in runs if x[i]]
+    return statistics.median(v) if v else None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--hptt", required=True, help="path of the built hptt_driver")
+    ap.add_argument("--hptt", help="path of the built hptt_driver (without it: no HPTT columns)")
+    ap.add_argument("--xla", action="store_true", help="also time XLA's TransposePlan (jax.device_put), each round")
+    ap.add_argument("--openblas", action="store_true",
+                    help="also time OpenBLAS's cblas_somatcopy (2-D cases), each round")
+    ap.add_argument("--peer-reps", type=int, default=15, help="timed runs of XLA and OpenBLAS per round (median)")
+    ap.add_argument("--peer-scale", type=int, default=1,
+                    help="divide XLA's and OpenBLAS's dimensions by this: a quick check of the script, no figures")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--warmup", type=int, default=4, help="JMH warmup iterations of 1 s")
     ap.add_argument("--iterations", type=int, default=6, help="JMH measurement iterations of 500 ms")
@@ -108,28 +150,28 @@ def main():
         for cell in cells:
             case, pages, threads = cell
             t = tegula(case, pages, threads, a.warmup, a.iterations)
-            h = hptt(a.hptt, case, pages, threads) if case in HPTT_CASES else None
+            h = hptt(a.hptt, case, pages, threads) if a.hptt and case in HPTT_CASES else None
             plain = hptt(a.hptt, case, pages, threads, False) if a.plain_stores and h else None
-            rows[cell].append((t["estimate"], t["measure"], h, plain))
+            x = xla_blas("xla", case, pages, threads, a.peer_reps, a.peer_scale) if a.xla and case in HPTT_CASES else None
+            o = (xla_blas("openblas", case, pages, threads, a.peer_reps, a.peer_scale)
+                 if a.openblas and case in HPTT_CASES else None)
+            rows[cell].append((t["estimate"], t["measure"], h, plain, x, o))
             print(f"# round {r + 1} {case} {pages} {threads}T: Tegula ESTIMATE {t['estimate']:.2f}, "
-                  f"MEASURE {t['measure']:.2f}, HPTT MEASURE " + (f"{h:.2f}" if h else "–")
-                  + (f", HPTT plain stores {plain:.2f}" if plain else "") + " GB/s"
+                  f"MEASURE {t['measure']:.2f}, HPTT MEASURE " + fmt(h)
+                  + (f", HPTT plain stores {plain:.2f}" if plain else "")
+                  + (", XLA TransposePlan " + fmt(x) if a.xla else "")
+                  + (", OpenBLAS somatcopy " + fmt(o) if a.openblas else "") + " GB/s"
                   + (f"; MEASURE chose {t['walk']}" if a.walks else ""), flush=True)
     print("| case | pages | threads | rounds | Tegula ESTIMATE | Tegula MEASURE | HPTT MEASURE "
-          "| MEASURE ÷ HPTT, median (min–max) | ESTIMATE ÷ HPTT, median (min–max) |")
-    print("|---|---|---:|---:|---:|---:|---:|---|---|")
+          "| MEASURE ÷ HPTT, median (min–max) | ESTIMATE ÷ HPTT, median (min–max) "
+          "| XLA TransposePlan | MEASURE ÷ XLA | OpenBLAS somatcopy | MEASURE ÷ OpenBLAS |")
+    print("|---|---|---:|---:|---:|---:|---:|---|---|---:|---|---:|---|")
     for (case, pages, threads), runs in rows.items():
         est = statistics.median(x[0] for x in runs)
         meas = statistics.median(x[1] for x in runs)
-        if runs[0][2] is None:
-            print(f"| {case} | {pages} | {threads} | {len(runs)} | {est:.2f} | {meas:.2f} | – | – | – |")
-            continue
-        h = statistics.median(x[2] for x in runs)
-        rm = [x[1] / x[2] for x in runs]
-        re_ = [x[0] / x[2] for x in runs]
-        print(f"| {case} | {pages} | {threads} | {len(runs)} | {est:.2f} | {meas:.2f} | {h:.2f} "
-              f"| {statistics.median(rm):.2f} ({min(rm):.2f}–{max(rm):.2f}) "
-              f"| {statistics.median(re_):.2f} ({min(re_):.2f}–{max(re_):.2f}) |")
+        print(f"| {case} | {pages} | {threads} | {len(runs)} | {est:.2f} | {meas:.2f} | {fmt(med(runs, 2))} "
+              f"| {ratio(runs, 1, 2)} | {ratio(runs, 0, 2)} | {fmt(med(runs, 4))} | {ratio(runs, 1, 4)} "
+              f"| {fmt(med(runs, 5))} | {ratio(runs, 1, 5)} |")
     if a.plain_stores:
         print()
         print("| case | pages | threads | rounds | HPTT MEASURE | HPTT MEASURE, plain stores | Tegula MEASURE "

@@ -1,5 +1,6 @@
 package dev.tegula.vector;
 
+import dev.tegula.vector.plan.Estimate;
 import dev.tegula.vector.plan.PlanRequest;
 import dev.tegula.vector.plan.Planner;
 import dev.tegula.ffm.internal.ThreadAccess;
@@ -34,6 +35,8 @@ public final class PlanCache {
     private final int capacity;
     private volatile Planning defaultPlanning = Planning.RECALL;
     private final Wisdom wisdom;
+    /** The facts given to the cache, or null: the wisdom's, else this machine's. */
+    private final MachineFacts facts;
     private final Map<Key, RelayoutPlan> plans;
 
     private record Key(ArrayShape from, ArrayShape to, List<Long> srcStrides, List<Long> dstStrides, Planning planning,
@@ -47,11 +50,27 @@ public final class PlanCache {
      * @throws IllegalArgumentException if {@code capacity} is negative
      */
     public PlanCache(int capacity, Wisdom wisdom) {
+        this(capacity, wisdom, null);
+    }
+
+    /**
+     * A cache of up to {@code capacity} plans, as {@link #PlanCache(int, Wisdom)}, whose estimates
+     * read {@code facts} instead of this machine's: to see what the estimate chooses on a machine of
+     * other facts (the kernels are still this machine's), or to plan without the store probe.
+     *
+     * @param wisdom where measured walks are kept, or null for none
+     * @param facts  the machine facts the estimate reads, or null: those {@code wisdom} keeps for
+     *               this machine, else {@link MachineFacts#here()} (then kept in {@code wisdom}, which
+     *               writes them to its file, if it has one, with its next entry)
+     * @throws IllegalArgumentException if {@code capacity} is negative
+     */
+    public PlanCache(int capacity, Wisdom wisdom, MachineFacts facts) {
         if (capacity < 0) {
             throw new IllegalArgumentException("capacity: " + capacity + " is negative");
         }
         this.capacity = capacity;
         this.wisdom = wisdom;
+        this.facts = facts;
         this.plans = new LinkedHashMap<>(64, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<Key, RelayoutPlan> e) {
@@ -75,6 +94,39 @@ public final class PlanCache {
     /** {@return the wisdom its measuring plans use, or null} */
     public Wisdom wisdom() {
         return wisdom;
+    }
+
+    /**
+     * {@return the machine facts this cache's estimates read} The facts given to the cache, else
+     * those its wisdom keeps for this machine, else {@link MachineFacts#here()} (measured at the
+     * first call in the JVM, then kept in the wisdom).
+     */
+    public MachineFacts machineFacts() {
+        if (facts != null) {
+            return facts;
+        }
+        MachineFacts kept = wisdom == null ? null : wisdom.facts();
+        if (kept != null) {
+            return kept;
+        }
+        MachineFacts here = MachineFacts.here();
+        if (wisdom != null) {
+            wisdom.keepFacts(here);
+        }
+        return here;
+    }
+
+    /**
+     * {@return the facts a plan to {@code to} reads: {@link #machineFacts()}, but where no destination
+     * of that size is ever streamed ({@link Estimate#STREAMED_MIN_BYTES}) and no facts were given or
+     * kept, those that need no probe ({@link MachineFacts#unmeasured()})}
+     */
+    private MachineFacts factsFor(ArrayShape to) {
+        if (facts == null && to.bufferSize() < Estimate.STREAMED_MIN_BYTES
+                && (wisdom == null || wisdom.facts() == null)) {
+            return MachineFacts.unmeasured();
+        }
+        return machineFacts();
     }
 
     /**
@@ -115,13 +167,14 @@ public final class PlanCache {
     }
 
     /**
-     * {@return the estimate plan from {@code from} to {@code to} for one thread}, made and kept if absent.
+     * {@return the plan from {@code from} to {@code to} for one thread, by {@link #defaultPlanning()}
+     * (the planning {@link #plan(Array, Array)} uses too)}, made and kept if absent.
      *
      * @throws IllegalArgumentException if the dimensions differ, an element type cannot be converted
      *                                  to the other, or a shape is not valid
      */
     public RelayoutPlan plan(ArrayShape from, ArrayShape to) {
-        return plan(from, to, Planning.ESTIMATE, 1);
+        return plan(from, to, defaultPlanning, 1);
     }
 
     /**
@@ -159,6 +212,11 @@ public final class PlanCache {
      * @throws IllegalStateException    if measuring and an array is not host-addressable
      */
     public RelayoutPlan plan(Array src, Array dst, Planning planning, int threads, ExecutorService executor) {
+        return plan(src, dst, planning, threads, executor, false);
+    }
+
+    /** {@link #plan(Array, Array, Planning, int, ExecutorService)}, the arrays' checks made already where {@code checked}. */
+    RelayoutPlan plan(Array src, Array dst, Planning planning, int threads, ExecutorService executor, boolean checked) {
         Objects.requireNonNull(planning, "planning");
         long[] s = src.isDense() ? null : src.slotStrides();
         long[] d = dst.isDense() ? null : dst.slotStrides();
@@ -170,7 +228,9 @@ public final class PlanCache {
             MemorySegment ss = null;
             MemorySegment ds = null;
             if (measure) {
-                RelayoutChecks.checkArrays(src, dst);
+                if (!checked) {
+                    RelayoutChecks.checkArrays(src, dst);
+                }
                 RelayoutChecks.checkNoOverlap(src, dst);   // timing writes dst: never over the source
                 ss = s == null ? src.segment() : src.segment().asSlice(src.slotOffset() * (src.shape().slotBits() / 8));
                 ds = d == null ? dst.segment() : dst.segment().asSlice(dst.slotOffset() * (dst.shape().slotBits() / 8));
@@ -187,7 +247,7 @@ public final class PlanCache {
         RelayoutChecks.checkCompatible(from, to);
         Planning mode = planning.resolve(Math.max(from.bufferSize(), to.bufferSize()));
         PlanRequest request = new PlanRequest(from, to, srcStrides, dstStrides, mode, threads, src, dst, executor,
-                wisdom == null ? null : wisdom.memory());
+                wisdom == null ? null : wisdom.memory(), factsFor(to));
         return new RelayoutPlan(from, to, srcStrides, dstStrides, threads, Planner.plan(request));
     }
 

@@ -1,10 +1,10 @@
 package dev.tegula.vector;
 
-import dev.tegula.ffm.internal.ThreadAccess;
 import dev.tegula.vector.kernels.VectorApi;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.Layout;
 import dev.tegula.ffm.Array;
+import dev.tegula.ffm.internal.ThreadAccess;
 import java.lang.foreign.Arena;
 import java.util.concurrent.ExecutorService;
 
@@ -69,9 +69,10 @@ public final class Relayout {
     }
 
     /**
-     * {@return the plan that moves arrays of shape {@code from} into arrays of shape {@code to}, by
-     * rule ({@link Planning#ESTIMATE}, one thread)} Plans are cached by shape pair (least recently
-     * used, 256 entries).
+     * {@return the plan that moves arrays of shape {@code from} into arrays of shape {@code to}, for
+     * one thread, by the shared cache's default planning: the plan {@link #copy(Array, Array)} runs
+     * for dense arrays of these shapes} Plans are cached by shape pair (least recently used, 256
+     * entries).
      *
      * @throws IllegalArgumentException if the dimensions differ, an element type cannot be converted
      *                                  to the other, or a shape is not valid
@@ -136,9 +137,10 @@ public final class Relayout {
             return;
         }
         RelayoutChecks.checkArrays(src, dst);
+        PlanCache cache = plans();
         boolean interrupted = ThreadAccess.interruptedNow();
         try {
-            plans().plan(src, dst).execute(src, dst);
+            cache.plan(src, dst, cache.defaultPlanning(), 1, null, true).executeChecked(src, dst, null, 1);
         } finally {
             ThreadAccess.restoreInterrupt(interrupted, src.segment(), dst.segment());
         }
@@ -155,14 +157,12 @@ public final class Relayout {
             return;
         }
         RelayoutChecks.checkArrays(src, dst);
-        boolean parallel = executor != null && parallelism > 1 && ThreadAccess.fromAnyThread(src.segment())
-                && ThreadAccess.fromAnyThread(dst.segment());
-        int threads = parallel ? parallelism : 1;
+        ExecutorService pool = RelayoutPlan.sharing(executor, parallelism, src.segment(), dst.segment());
         PlanCache cache = plans();
         boolean interrupted = ThreadAccess.interruptedNow();
         try {
-            cache.plan(src, dst, cache.defaultPlanning(), threads, parallel ? executor : null)
-                    .execute(src, dst, executor, parallelism);
+            cache.plan(src, dst, cache.defaultPlanning(), pool == null ? 1 : parallelism, pool, true)
+                    .executeChecked(src, dst, pool, parallelism);
         } finally {
             ThreadAccess.restoreInterrupt(interrupted, src.segment(), dst.segment());
         }

@@ -179,10 +179,20 @@ public final class RelayoutPlan {
         RelayoutChecks.checkNoOverlap(src, from.bufferSize(), dst, to.bufferSize());
         boolean interrupted = ThreadAccess.interruptedNow();
         try {
-            run(src, null, dst, null, prefill, executor, parallelism, minParallelBytes);
+            run(src, null, dst, null, prefill, sharing(executor, parallelism, src, dst), parallelism, minParallelBytes);
         } finally {
             ThreadAccess.restoreInterrupt(interrupted, src, dst);
         }
+    }
+
+    /**
+     * {@return {@code executor} where a relayout between these segments may share its work with other
+     * threads (an executor, more than one task, both segments usable from any thread), else null}
+     * The one place that decides it: what runs below takes the answer.
+     */
+    static ExecutorService sharing(ExecutorService executor, int parallelism, MemorySegment src, MemorySegment dst) {
+        return executor != null && parallelism > 1 && ThreadAccess.fromAnyThread(src) && ThreadAccess.fromAnyThread(dst)
+                ? executor : null;
     }
 
     /** {@return the strategy} */
@@ -197,7 +207,8 @@ public final class RelayoutPlan {
 
     /**
      * The one execution core: fills the destination's padding where {@code fill}, then runs the
-     * strategy. The slot functions serve the element walk (null: the dense layouts' own).
+     * strategy. The slot functions serve the element walk (null: the dense layouts' own);
+     * {@code executor} is {@link #sharing}'s answer (null: this thread only).
      */
     private void run(MemorySegment src, ToLongFunction<long[]> srcSlot, MemorySegment dst,
                      ToLongFunction<long[]> dstSlot, boolean fill, ExecutorService executor, int parallelism,
@@ -217,8 +228,7 @@ public final class RelayoutPlan {
                          int parallelism) {
         long n = from.elementCount();
         boolean signed = from.elementType().isIntegral() && !from.elementType().isUnsigned();
-        boolean parallel = executor != null && parallelism > 1 && n >= Tasks.MIN_PARALLEL_BYTES
-                && ThreadAccess.fromAnyThread(src) && ThreadAccess.fromAnyThread(dst);
+        boolean parallel = executor != null && n >= Tasks.MIN_PARALLEL_BYTES;
         // parts of whole 128-element groups (64 packed bytes), the last part takes the rest
         long groups = (n + 127) / 128;
         Tasks.forEachChunk(parallel ? executor : null, parallelism, groups, 1, (lo, hi) -> {
@@ -250,6 +260,14 @@ public final class RelayoutPlan {
     /** Like {@link #execute(Array, Array)}, sharing the work as {@link #execute(MemorySegment, MemorySegment, ExecutorService, int)} does. */
     public void execute(Array src, Array dst, ExecutorService executor, int parallelism) {
         RelayoutChecks.checkArrays(src, dst);
+        executeChecked(src, dst, sharing(executor, parallelism, src.segment(), dst.segment()), parallelism);
+    }
+
+    /**
+     * Runs on arrays that {@link RelayoutChecks#checkArrays} has passed, with {@code pool}
+     * {@link #sharing}'s answer: what {@link Relayout#copy} runs (the checks made once per copy).
+     */
+    void executeChecked(Array src, Array dst, ExecutorService pool, int parallelism) {
         if (!src.shape().equalsIgnoringLayout(from) || !dst.shape().equalsIgnoringLayout(to)) {
             throw new IllegalArgumentException("arrays " + src.shape() + " -> " + dst.shape() + " do not fit the plan "
                     + from + " -> " + to);
@@ -258,7 +276,15 @@ public final class RelayoutPlan {
             if (!src.isDense() || !dst.isDense()) {
                 throw new IllegalArgumentException("arrays: a strided view needs a plan made for views (Relayout.plan(Array, Array))");
             }
-            execute(src.segment(), dst.segment(), executor, parallelism);
+            RelayoutChecks.checkSize("src", src.segment(), from.bufferSize());
+            RelayoutChecks.checkSize("dst", dst.segment(), to.bufferSize());
+            RelayoutChecks.checkNoOverlap(src.segment(), from.bufferSize(), dst.segment(), to.bufferSize());
+            boolean interrupted = ThreadAccess.interruptedNow();
+            try {
+                run(src.segment(), null, dst.segment(), null, prefill, pool, parallelism, Tasks.MIN_PARALLEL_BYTES);
+            } finally {
+                ThreadAccess.restoreInterrupt(interrupted, src.segment(), dst.segment());
+            }
             return;
         }
         checkStrides("src", src, srcStrides);
@@ -273,9 +299,9 @@ public final class RelayoutPlan {
             if (strategy instanceof RelayoutStrategy.Nests) {
                 // the kernels address each side from its view's first slot
                 run(base(src.segment(), src, srcStrides, srcElementBytes), null, base(d, dst, dstStrides, elementBytes),
-                        null, prefill && dstStrides == null, executor, parallelism, Tasks.MIN_PARALLEL_BYTES);
+                        null, prefill && dstStrides == null, pool, parallelism, Tasks.MIN_PARALLEL_BYTES);
             } else {
-                run(src.segment(), src::slot, d, dst::slot, prefill && dstStrides == null, executor, parallelism,
+                run(src.segment(), src::slot, d, dst::slot, prefill && dstStrides == null, pool, parallelism,
                         Tasks.MIN_PARALLEL_BYTES);
             }
         } finally {
@@ -306,12 +332,10 @@ public final class RelayoutPlan {
     /** Runs the walks, each with the kernel it names. */
     private void runNests(MemorySegment src, MemorySegment dst, ExecutorService executor, int parallelism,
                           long minParallelBytes) {
-        boolean parallel = executor != null && parallelism > 1 && ThreadAccess.fromAnyThread(src) && ThreadAccess.fromAnyThread(dst);
         // the kernels see no confined arena (ThreadAccess.forThisCall): views that end with this call,
         // never stored; work on a confined segment stays on this thread
         try (ThreadAccess.CallViews views = ThreadAccess.openCall()) {
-            WalkRunner.runAll(walks, views.view(src), views.view(dst), parallel ? executor : null, parallelism,
-                    minParallelBytes);
+            WalkRunner.runAll(walks, views.view(src), views.view(dst), executor, parallelism, minParallelBytes);
         }
     }
 

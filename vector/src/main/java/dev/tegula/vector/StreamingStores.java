@@ -13,15 +13,16 @@ import dev.tegula.vector.plan.Estimate;
  * @param available whether the streaming routine is there (Linux on x86-64, executable memory
  *                  allowed, not switched off with {@code -Dtegula.relayout.streamStores=false})
  * @param estimated whether the estimate ({@link Planning#ESTIMATE}) streams large destinations on
- *                  this CPU (Intel with 512-bit vectors); measuring planners time streaming walks
- *                  wherever the routine is there
+ *                  this machine (the routine is there and {@link MachineFacts#streamingHelps()});
+ *                  measuring planners time streaming walks wherever the routine is there
  * @param reason    why the routine is not there, or null when it is
  */
 public record StreamingStores(boolean available, boolean estimated, String reason) {
 
     /** {@return what this process has} */
     public static StreamingStores here() {
-        return new StreamingStores(StreamStores.available(), StreamStores.helpsHere(), StreamStores.unavailableReason());
+        return new StreamingStores(StreamStores.available(), StreamStores.available() && MachineFacts.here().streamingHelps(),
+                StreamStores.unavailableReason());
     }
 
     /** {@return one line for people: on or off, where the estimate uses it, and why it is off} */
@@ -31,9 +32,9 @@ public record StreamingStores(boolean available, boolean estimated, String reaso
         }
         if (estimated) {
             return "streaming stores: on; the estimate streams destinations of " + (Estimate.STREAMED_MIN_BYTES >> 20)
-                    + " MiB or more on this CPU, a measuring planner times walks with and without them";
+                    + " MiB or more on this machine (streaming stores measured faster), a measuring planner times walks with and without them";
         }
-        return "streaming stores: on; the estimate does not use them on this CPU, a measuring planner times walks"
-                + " with and without them";
+        return "streaming stores: on; the estimate does not use them on this machine (not measured faster), a"
+                + " measuring planner times walks with and without them";
     }
 }

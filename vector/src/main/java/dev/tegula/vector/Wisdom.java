@@ -1,5 +1,6 @@
 package dev.tegula.vector;
 
+import dev.tegula.ffm.internal.Cpu;
 import dev.tegula.vector.kernels.Tuning;
 import dev.tegula.vector.plan.PlanRequest;
 import dev.tegula.vector.plan.WalkMemory;
@@ -35,27 +36,42 @@ import java.util.Map;
  * # Tegula relayout wisdom 1
  * plan	Intel(R) Xeon(R) Processor	512	25.0.3+9-LTS	1	f32[256,512,512]{2,1,0}	f32[256,512,512]{0,1,2}	-	-	0:order=0,1,2 split=0 tile=16 block=512x64 strips=staged bands=source
  * }</pre>
- * A walk is {@code order=} the nest's loops outermost first (positions in the nest in destination
+ * A file may also hold, for each machine, the {@link MachineFacts} its plans' estimates read: a line
+ * of five fields, {@code facts}, the CPU model, the vector width, the JDK version and the facts'
+ * text ({@link MachineFacts#toString()}), e.g.
+ * {@code facts	AMD EPYC 7B13 64-Core Processor	256	25.0.3+9-LTS	vector=256 l1d=32768 l2=524288 hugePages=true plainStores=9.80 streamedStores=14.20}.
+ * The header names the format's version (2 since facts lines; files of version 1, plan lines only,
+ * read as before).
+ *
+ * <p>A walk is {@code order=} the nest's loops outermost first (positions in the nest in destination
  * order), {@code split=} the loop threads share, and for transposes {@code tile=} 8 or 16,
  * {@code block=IxJ}, {@code strips=source|destination|staged}, {@code bands=source|destination}.
  *
  * <h2>Where it lives</h2>
- * {@link #global()} is the wisdom that {@link Relayout}'s own plans use: the file named by the
- * system property {@value #PROPERTY}, else {@code $XDG_CACHE_HOME/tegula/relayout-wisdom.txt}
- * (or {@code ~/.cache/tegula/relayout-wisdom.txt}); the property's value {@code off} keeps it in
- * memory only. It is read once, when first used. It writes nothing unless the application opts in
- * with the system property {@value #SAVE_PROPERTY}{@code =true}: then each new measured plan is
- * added to the file (rewritten whole, through a temporary and a rename). {@link #at(Path)} names a
- * file explicitly and writes to it ({@code tegula plan --measure --save} uses it on the default
- * file). A file that cannot be read or written costs one warning ({@link System.Logger}, logger
+ * {@link #global()} is the wisdom that {@link Relayout}'s own plans use. It lives in memory only
+ * unless the application names a file with the system property {@value #PROPERTY}: a path, or
+ * {@value #DEFAULT_VALUE} for the user's cache file ({@link #defaultFile()}:
+ * {@code $XDG_CACHE_HOME/tegula/relayout-wisdom.txt}, or {@code ~/.cache/tegula/relayout-wisdom.txt});
+ * {@code off} (or no value) keeps it in memory. So a wisdom file written by one process (by
+ * {@code tegula plan --measure --save}, say) changes what another runs only where that other process
+ * asks for the file. A named file is read once, when first used. It is written only where the
+ * application also opts in with the system property {@value #SAVE_PROPERTY}{@code =true}: then each
+ * new measured plan is added to the file (rewritten whole, through a temporary and a rename).
+ * {@link #at(Path)} names a file explicitly and writes to it ({@code tegula plan --measure --save}
+ * uses it). A file that cannot be read or written costs one warning ({@link System.Logger}, logger
  * {@code dev.tegula.vector}) and nothing else.
  *
  * <p>Thread-safe. Files over {@value #MAX_FILE_BYTES} bytes or entries past {@value #MAX_ENTRIES} are
  * ignored.
  */
 public final class Wisdom {
-    /** The system property that moves the global wisdom file, or turns it off ({@code off}). */
+    /**
+     * The system property that names the file of {@link #global()}: a path, {@value #DEFAULT_VALUE}
+     * for {@link #defaultFile()}, or {@code off}; unset, the global wisdom lives in memory only.
+     */
     public static final String PROPERTY = "tegula.relayout.wisdom";
+    /** The value of {@value #PROPERTY} that names the user's cache file, {@link #defaultFile()}. */
+    public static final String DEFAULT_VALUE = "default";
     /** The system property ({@code true}) that lets {@link #global()} write its file. */
     public static final String SAVE_PROPERTY = "tegula.relayout.wisdom.save";
     /** The largest wisdom file read: {@value} bytes. */
@@ -63,14 +79,17 @@ public final class Wisdom {
     /** The most entries one wisdom holds: {@value}. */
     public static final int MAX_ENTRIES = 100_000;
 
-    private static final String HEADER = "# Tegula relayout wisdom 1";
+    private static final String HEADER = "# Tegula relayout wisdom 2";
     private static final int FIELDS = 10;
+    private static final int FACT_FIELDS = 5;
     private static final System.Logger LOG = System.getLogger("dev.tegula.vector");
     private static volatile Wisdom global;
 
     private final Path file;
     private final boolean writes;
     private final Map<String, String> entries = new LinkedHashMap<>();
+    /** The machine facts kept, by machine (CPU model, vector width, JDK), in {@link MachineFacts}'s text. */
+    private final Map<String, String> facts = new LinkedHashMap<>();
     private boolean warnedWrite;
 
     private Wisdom(Path file, boolean writes) {
@@ -107,7 +126,7 @@ public final class Wisdom {
             synchronized (Wisdom.class) {
                 w = global;
                 if (w == null) {
-                    Path p = defaultFile();
+                    Path p = globalFile();
                     w = p == null ? inMemory() : of(p, Boolean.getBoolean(SAVE_PROPERTY));
                     global = w;
                 }
@@ -116,12 +135,29 @@ public final class Wisdom {
         return w;
     }
 
-    /** {@return the file of {@link #global()}, or null when the system property turns it off} */
-    public static Path defaultFile() {
-        String p = System.getProperty(PROPERTY);
-        if (p != null && !p.isBlank()) {
-            return p.trim().equals("off") ? null : Path.of(p.trim());
+    /**
+     * {@return the file {@link #global()} reads: the one the system property {@value #PROPERTY}
+     * names, or null (unset, blank or {@code off}) for wisdom in memory only}
+     */
+    public static Path globalFile() {
+        return fileNamedBy(System.getProperty(PROPERTY));
+    }
+
+    /** {@return the file a value of {@value #PROPERTY} names, or null for none} */
+    static Path fileNamedBy(String value) {
+        if (value == null || value.isBlank() || value.trim().equals("off")) {
+            return null;
         }
+        return value.trim().equals(DEFAULT_VALUE) ? defaultFile() : Path.of(value.trim());
+    }
+
+    /**
+     * {@return the user's cache file for relayout wisdom: {@code $XDG_CACHE_HOME/tegula/relayout-wisdom.txt},
+     * or {@code ~/.cache/tegula/relayout-wisdom.txt}} {@code tegula plan --measure --save} writes it
+     * (unless {@value #PROPERTY} names another file); {@link #global()} reads it only where
+     * {@value #PROPERTY} is {@value #DEFAULT_VALUE}.
+     */
+    public static Path defaultFile() {
         String cache = System.getenv("XDG_CACHE_HOME");
         Path base = cache != null && !cache.isBlank() ? Path.of(cache)
                 : Path.of(System.getProperty("user.home"), ".cache");
@@ -171,7 +207,21 @@ public final class Wisdom {
      * @throws IOException if it cannot be written
      */
     public synchronized void exportTo(Path to) throws IOException {
-        write(to, new ArrayList<>(entries.entrySet()));
+        write(to, new ArrayList<>(facts.entrySet()), new ArrayList<>(entries.entrySet()));
+    }
+
+    /** {@return the machine facts kept for this machine, or null} */
+    public synchronized MachineFacts facts() {
+        String f = facts.get(machine());
+        return f == null ? null : MachineFacts.parse(f);
+    }
+
+    /**
+     * Keeps {@code f} as this machine's facts, in memory: a wisdom with a file writes them with its
+     * next entry (or {@link #exportTo}), never on their own.
+     */
+    public synchronized void keepFacts(MachineFacts f) {
+        facts.put(machine(), f.toString());
     }
 
     /** {@return the walks kept for this key on this machine, or null} */
@@ -193,7 +243,7 @@ public final class Wisdom {
      * relayout kernels are scalar), JDK version, tab-separated}
      */
     static String machine() {
-        return Machine.CPU + "\t" + (Tuning.VECTOR ? Machine.VECTOR_BITS : 0) + "\t" + Runtime.version();
+        return Cpu.model() + "\t" + (Tuning.VECTOR ? Tuning.VECTOR_BITS : 0) + "\t" + Runtime.version();
     }
 
     /** {@return the key of a relayout (after the machine): threads, shapes and view strides, tab-separated} */
@@ -263,6 +313,10 @@ public final class Wisdom {
                 continue;
             }
             String[] f = line.split("\t", -1);
+            if (f.length == FACT_FIELDS && f[0].equals("facts") && wellFormedFacts(f)) {
+                facts.put(String.join("\t", f[1], f[2], f[3]), f[4]);
+                continue;
+            }
             if (f.length != FIELDS || !f[0].equals("plan") || !wellFormed(f)) {
                 bad++;
                 continue;
@@ -286,7 +340,19 @@ public final class Wisdom {
         return mine;
     }
 
-    private static boolean wellFormed(String[] f) {
+    private static boolean wellFormedFacts(String[] f) {
+        if (!wellFormedText(f)) {
+            return false;
+        }
+        try {
+            MachineFacts.parse(f[4]);
+            return Integer.parseInt(f[2]) >= 0;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    private static boolean wellFormedText(String[] f) {
         for (String x : f) {
             if (x.isEmpty()) {
                 return false;
@@ -296,6 +362,13 @@ public final class Wisdom {
                     return false;
                 }
             }
+        }
+        return true;
+    }
+
+    private static boolean wellFormed(String[] f) {
+        if (!wellFormedText(f)) {
+            return false;
         }
         try {
             return Integer.parseInt(f[4]) >= 1 && Integer.parseInt(f[2]) >= 0;
@@ -316,8 +389,10 @@ public final class Wisdom {
             }
             onDisk.entries.putAll(entries);
             entries.putAll(onDisk.entries);
+            onDisk.facts.putAll(facts);
+            facts.putAll(onDisk.facts);
             Files.createDirectories(file.getParent());
-            write(file, new ArrayList<>(entries.entrySet()));
+            write(file, new ArrayList<>(facts.entrySet()), new ArrayList<>(entries.entrySet()));
         } catch (IOException | RuntimeException e) {
             if (!warnedWrite) {
                 warnedWrite = true;
@@ -326,9 +401,13 @@ public final class Wisdom {
         }
     }
 
-    private static void write(Path to, List<Map.Entry<String, String>> list) throws IOException {
+    private static void write(Path to, List<Map.Entry<String, String>> factList, List<Map.Entry<String, String>> list)
+            throws IOException {
         Path abs = to.toAbsolutePath();
         StringBuilder b = new StringBuilder(HEADER).append('\n');
+        for (Map.Entry<String, String> e : factList) {
+            b.append("facts\t").append(e.getKey()).append('\t').append(e.getValue()).append('\n');
+        }
         for (Map.Entry<String, String> e : list) {
             b.append("plan\t").append(e.getKey()).append('\t').append(e.getValue()).append('\n');
         }
@@ -349,27 +428,8 @@ public final class Wisdom {
         LOG.log(System.Logger.Level.WARNING, message);
     }
 
-    /** This machine's facts, read once. */
-    private static final class Machine {
-        static final String CPU = cpu();
-        static final int VECTOR_BITS = jdk.incubator.vector.IntVector.SPECIES_PREFERRED.vectorBitSize();
-
-        private static String cpu() {
-            try {
-                for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-                    if (line.startsWith("model name")) {
-                        return line.substring(line.indexOf(':') + 1).trim().replace('\t', ' ');
-                    }
-                }
-            } catch (IOException | RuntimeException e) {
-                // no /proc: fall back to what the JVM knows
-            }
-            return System.getProperty("os.arch") + " " + Runtime.getRuntime().availableProcessors() + " cpus";
-        }
-    }
-
     /** {@return the CPU model this wisdom keys entries by (as {@code /proc/cpuinfo} names it)} */
     public static String cpuModel() {
-        return Machine.CPU;
+        return Cpu.model();
     }
 }

@@ -45,7 +45,8 @@ class WisdomTest {
         Wisdom w = Wisdom.at(file);
         RelayoutPlan measured = new PlanCache(8, w).plan(FROM, TO, Planning.MEASURE, 2);
         assertEquals(1, w.size());
-        assertTrue(Files.readString(file).startsWith("# Tegula relayout wisdom 1\nplan\t"), Files.readString(file));
+        // version 2: the walks (a plan of 16 MiB never streams, so it took no probed facts to keep)
+        assertTrue(Files.readString(file).startsWith("# Tegula relayout wisdom 2\nplan\t"), Files.readString(file));
         // a new process: the file read again
         RelayoutPlan again = new PlanCache(8, Wisdom.at(file)).plan(FROM, TO, Planning.MEASURE, 2);
         assertEquals(PlanOrigin.WISDOM, again.report().origin());
@@ -121,15 +122,66 @@ class WisdomTest {
     }
 
     @Test
-    void wisdomCanBeTurnedOffOrMoved() {
+    void machineFactsAreWrittenOnlyWithTheWalksAndALaterProcessTakesThem(@TempDir Path dir) throws IOException {
+        MachineFacts other = new MachineFacts(256, 32 << 10, 512 << 10, false, 13.25, 20.5);
+        assertEquals(other, MachineFacts.parse(other.toString()));
+        Path file = dir.resolve("w.txt");
+        Wisdom w = Wisdom.at(file);
+        w.keepFacts(other);
+        assertFalse(Files.exists(file), "facts alone are never written");
+        new PlanCache(8, w).plan(FROM, TO, Planning.MEASURE, 1);
+        assertTrue(Files.readString(file).contains("facts\t" + Wisdom.machine() + "\t" + other + "\n"),
+                Files.readString(file));
+        // a new process reads them, and its estimates plan by them: nothing probed
+        assertEquals(other, Wisdom.at(file).facts());
+        assertEquals(other, new PlanCache(8, Wisdom.at(file)).machineFacts());
+        // a version 1 file (walks only) is read as before; a malformed facts line is one of the malformed lines
+        Path v1 = dir.resolve("v1.txt");
+        Files.writeString(v1, "# Tegula relayout wisdom 1\n" + Files.readString(file).lines()
+                .filter(l -> l.startsWith("plan\t")).collect(java.util.stream.Collectors.joining("\n")) + "\n"
+                + "facts\t" + Wisdom.machine() + "\tvector=lots\n");
+        Wisdom old = Wisdom.at(v1);
+        assertEquals(1, old.size());
+        assertEquals(null, old.facts());
+        assertEquals(PlanOrigin.WISDOM, new PlanCache(8, old).plan(FROM, TO, Planning.MEASURE, 1).report().origin());
+        // a plan too small to stream reads the facts that need no probe, and keeps none
+        Wisdom small = Wisdom.inMemory();
+        new PlanCache(8, small).plan(FROM, TO, Planning.ESTIMATE, 1);
+        assertEquals(null, small.facts());
+        assertEquals(0.0, MachineFacts.unmeasured().plainStoreGBps());
+        assertEquals(MachineFacts.unmeasured(), MachineFacts.here().withStores(0, 0));
+        // an in-memory wisdom keeps the probed facts and writes nothing
+        Wisdom mem = Wisdom.inMemory();
+        assertEquals(MachineFacts.here(), new PlanCache(8, mem).machineFacts());
+        assertEquals(MachineFacts.here(), mem.facts());
+    }
+
+    @Test
+    void factsTextThatIsNotTheFormIsRefusedNamingTheField() {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> MachineFacts.parse("vector=256 l1d=x"))
+                .getMessage().contains("l1d 'x'"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> MachineFacts.parse("vector=256"))
+                .getMessage().contains("lacks a field"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> MachineFacts.parse("cpu=intel"))
+                .getMessage().contains("unknown field 'cpu'"));
+        assertThrows(IllegalArgumentException.class, () -> new MachineFacts(256, 0, 0, false, Double.NaN, 0));
+        assertThrows(IllegalArgumentException.class, () -> new MachineFacts(-1, 0, 0, false, 0, 0));
+    }
+
+    @Test
+    void globalWisdomLivesInMemoryUnlessAFileIsNamed() {
+        assertEquals(null, Wisdom.fileNamedBy(null));
+        assertEquals(null, Wisdom.fileNamedBy("  "));
+        assertEquals(null, Wisdom.fileNamedBy("off"));
+        assertEquals(Path.of("/tmp/elsewhere/w.txt"), Wisdom.fileNamedBy(" /tmp/elsewhere/w.txt "));
+        assertEquals(Wisdom.defaultFile(), Wisdom.fileNamedBy(Wisdom.DEFAULT_VALUE));
+        assertTrue(Wisdom.defaultFile().endsWith(Path.of("tegula", "relayout-wisdom.txt")), Wisdom.defaultFile().toString());
         String old = System.getProperty(Wisdom.PROPERTY);
         try {
-            System.setProperty(Wisdom.PROPERTY, "off");
-            assertEquals(null, Wisdom.defaultFile());
-            System.setProperty(Wisdom.PROPERTY, "/tmp/elsewhere/w.txt");
-            assertEquals(Path.of("/tmp/elsewhere/w.txt"), Wisdom.defaultFile());
             System.clearProperty(Wisdom.PROPERTY);
-            assertTrue(Wisdom.defaultFile().endsWith(Path.of("tegula", "relayout-wisdom.txt")), Wisdom.defaultFile().toString());
+            assertEquals(null, Wisdom.globalFile());
+            System.setProperty(Wisdom.PROPERTY, "/tmp/elsewhere/w.txt");
+            assertEquals(Path.of("/tmp/elsewhere/w.txt"), Wisdom.globalFile());
         } finally {
             if (old == null) {
                 System.clearProperty(Wisdom.PROPERTY);

@@ -76,7 +76,8 @@ public final class PlanCommand implements Callable<Integer> {
         boolean exhaustive;
     }
 
-    @Option(names = "--save", description = "Keep the measured choice in the wisdom file that Tegula's own plans read"
+    @Option(names = "--save", description = "Keep the measured choice in a wisdom file: the one -Dtegula.relayout.wisdom"
+            + " names, else the user's cache file, which processes read where -Dtegula.relayout.wisdom=default"
             + " (see docs/relayout.md).")
     boolean save;
 
@@ -128,6 +129,12 @@ public final class PlanCommand implements Callable<Integer> {
             }
         }
         out.print(report(plan, nanos));
+        out.println(cache.machineFacts().describe());
+        if (save) {
+            out.println("wisdom kept in " + TerminalText.of(cache.wisdom().file().toString())
+                    + (Wisdom.globalFile() == null ? "; read by processes started with -D" + Wisdom.PROPERTY + "="
+                    + Wisdom.DEFAULT_VALUE : ""));
+        }
         if (planning != Planning.ESTIMATE && plan.report().measurements().isEmpty()) {
             out.println("nothing was timed: loop nests under 1 MiB, element walks and packing are planned by rule");
         }
@@ -205,12 +212,12 @@ public final class PlanCommand implements Callable<Integer> {
         return to;
     }
 
-    /** {@return the wisdom file Tegula's own plans read, opened for writing: what {@code --save} asks for} */
+    /**
+     * {@return the wisdom file {@code --save} writes, opened for writing: the one {@code -Dtegula.relayout.wisdom}
+     * names, else the user's cache file}
+     */
     private static Wisdom savedWisdom() {
-        java.nio.file.Path file = Wisdom.defaultFile();
-        if (file == null) {
-            throw new BadInputException("--save: the wisdom file is off (-D" + Wisdom.PROPERTY + "=off)");
-        }
-        return Wisdom.at(file);
+        java.nio.file.Path file = Wisdom.globalFile();
+        return Wisdom.at(file != null ? file : Wisdom.defaultFile());
     }
 }

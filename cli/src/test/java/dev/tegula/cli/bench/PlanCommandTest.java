@@ -35,6 +35,10 @@ class PlanCommandTest {
         assertTrue(r.out().contains("chosen (ESTIMATE, estimate, 1 thread): order="), r.out());
         assertTrue(!ROW.matcher(r.out()).find(), r.out());
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("streaming stores: on; ") || l.startsWith("streaming stores: off (")), r.out());
+        // the facts the estimate read, last
+        assertTrue(r.out().strip().lines().reduce((a, b) -> b).orElseThrow().matches(
+                "machine facts: (\\d+-bit|no \\(scalar kernels\\)) vectors, L1d .*, L2 .*; stores to memory from a cached block: .*"),
+                r.out());
     }
 
     @Test

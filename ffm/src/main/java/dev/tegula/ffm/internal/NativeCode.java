@@ -7,7 +7,8 @@ import java.lang.invoke.MethodHandle;
 import java.util.Objects;
 
 /**
- * Machine code that Tegula generates at run time, made callable through the FFM linker. The code is
+ * Machine code that this package writes ({@link StreamingCopy}), made callable through the FFM
+ * linker; nothing outside the package can map code through it. The code is
  * written into fresh anonymous pages mapped readable and writable, which are then switched to
  * readable and executable with {@code mprotect} before the linker sees them: the pages are never
  * writable and executable at once, and are never written again. They stay mapped for the life of the
@@ -33,7 +34,7 @@ public final class NativeCode {
 
     /**
      * Maps {@code code} as described above and links it with {@code descriptor} and {@code options}.
-     * The caller vouches that the bytes are a routine of this CPU and this platform's C calling
+     * The caller (a routine of this package) vouches that the bytes are a routine of this CPU and this platform's C calling
      * convention that matches {@code descriptor} and touches only the memory its arguments name.
      *
      * @param code       the machine code, not empty
@@ -42,7 +43,7 @@ public final class NativeCode {
      * @return the handle, or the refusal; never {@code null}
      * @throws IllegalArgumentException if {@code code} is empty
      */
-    public static Linked link(byte[] code, FunctionDescriptor descriptor, Linker.Option... options) {
+    static Linked link(byte[] code, FunctionDescriptor descriptor, Linker.Option... options) {
         Objects.requireNonNull(descriptor, "descriptor");
         if (code.length == 0) {
             throw new IllegalArgumentException("code: empty");

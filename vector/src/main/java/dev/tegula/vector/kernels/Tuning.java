@@ -24,6 +24,9 @@ public final class Tuning {
     public static final boolean VECTOR = !Boolean.getBoolean(SCALAR)
             && IntVector.SPECIES_PREFERRED.vectorBitSize() >= 256;
 
+    /** The preferred vector width of this JVM on this CPU, in bits (what the kernels use where {@link #VECTOR}). */
+    public static final int VECTOR_BITS = IntVector.SPECIES_PREFERRED.vectorBitSize();
+
     /** The largest square tile edge of the transpose kernels on this machine: 16 where 512-bit vectors are native, else 8; 0 when the Vector API paths are off. */
     public static final int TILE = !VECTOR ? 0 : IntVector.SPECIES_PREFERRED.length() >= 16 ? 16 : 8;
 }

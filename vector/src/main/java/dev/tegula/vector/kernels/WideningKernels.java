@@ -267,18 +267,70 @@ public final class WideningKernels {
     }
 
     /**
+     * How a widening transpose ({@link Kernel#WIDEN_TRANSPOSE}) runs, chosen once, when its walk is
+     * made ({@link #planTranspose}), never per block: whether its blocks are transposed in the source
+     * type and then widened row by row ({@link #sourceTiles}), or widened into the buffer and then
+     * transposed in the destination type, and the same-type kernel that transposes a block: the
+     * machine's largest tiles ({@link Kernel#TILES_16}, {@link Kernel#TILES_8}), a narrow
+     * deinterleave ({@link Kernel#DEINTERLEAVE}) where the source rows are pairs or quads, or
+     * element by element ({@link Kernel#TRANSPOSE_ELEMENTS}). A block at the edge of the nest that is
+     * smaller than the chosen kernel takes ({@link #kernelFor}) goes element by element. Immutable.
+     *
+     * @param conversion  the conversion
+     * @param sourceTiles whether blocks are transposed in the source type first
+     * @param blocks      the same-type kernel of a whole block
+     * @param bytes       the bytes of the elements that kernel moves (the source's where
+     *                    {@code sourceTiles}, else the destination's)
+     * @param narrowI     for {@link Kernel#DEINTERLEAVE}, the source rows of a block it takes (else 0)
+     */
+    public record TransposePlan(Conversion conversion, boolean sourceTiles, Kernel blocks, int bytes, long narrowI) {
+        /** {@return the kernel that transposes a block of {@code ii} by {@code jj}: {@link #blocks} where it takes the block, else element by element} */
+        Kernel kernelFor(long ii, long jj) {
+            return switch (blocks) {
+                case TILES_16, TILES_8 -> ii >= blocks.tile() && jj >= Math.max(blocks.tile(), 64 / bytes) ? blocks
+                        : Kernel.TRANSPOSE_ELEMENTS;
+                case DEINTERLEAVE -> ii == narrowI ? blocks : Kernel.TRANSPOSE_ELEMENTS;
+                default -> Kernel.TRANSPOSE_ELEMENTS;
+            };
+        }
+    }
+
+    /**
+     * {@return how {@link #transpose} runs a nest whose pair is {@code nI} by {@code nJ}, destination
+     * stride {@code tI}, source stride {@code sJ}}: the kernel the rules of {@link Kernel} give a whole
+     * block ({@link Kernel#choose}; the machine's largest tiles first)
+     */
+    public static TransposePlan planTranspose(Conversion c, long nI, long nJ, long tI, long sJ) {
+        boolean st = sourceTiles(c, nI, nJ);
+        int b = st ? c.fromBits / 8 : c.toBytes;
+        long bi = st ? BLOCK : Math.max(1, Math.min(nI, BLOCK));
+        long bj = st ? BLOCK : Math.max(1, Math.min(nJ, Math.max(BLOCK, BUFFER_ELEMENTS / bi)));
+        Case block = Case.transpose(Elements.same(b), bi, bj, st ? bj : tI, st ? sJ : bi);
+        Kernel k = Tuning.TILE > 0 ? Kernel.choose(block.tiled(Tuning.TILE, false)) : null;
+        if (k == null) {
+            k = Kernel.choose(block);
+        }
+        Kernel blocks = switch (k) {
+            case TILES_16, TILES_8, DEINTERLEAVE -> k;
+            default -> Kernel.TRANSPOSE_ELEMENTS;
+        };
+        return new TransposePlan(c, st, blocks, b, blocks == Kernel.DEINTERLEAVE ? bi : 0);
+    }
+
+    /**
      * The transpose of {@link #transpose} for {@link #sourceTiles}: blocks of {@link #BLOCK} x
      * {@link #BLOCK} transposed in the source type into the per-thread buffer (laid out as the
      * destination), each of its rows then converted as a run into its destination row.
      */
-    private static void transposeThenWiden(Conversion c, MemorySegment src, long so, MemorySegment dst, long dO,
+    private static void transposeThenWiden(TransposePlan p, MemorySegment src, long so, MemorySegment dst, long dO,
                                            long nI, long tI, long nJ, long sJ, MemorySegment buf) {
+        Conversion c = p.conversion();
         int b = c.fromBits / 8;
         for (long j0 = 0; j0 < nJ; j0 += BLOCK) {
             long jj = Math.min(BLOCK, nJ - j0);
             for (long i0 = 0; i0 < nI; i0 += BLOCK) {
                 long ii = Math.min(BLOCK, nI - i0);
-                sameType(src, so + i0 + j0 * sJ, buf, 0, b, ii, jj, jj, sJ);
+                sameType(p.kernelFor(ii, jj), src, so + i0 + j0 * sJ, buf, 0, b, ii, jj, jj, sJ);
                 for (long r = 0; r < ii; r++) {
                     run(c, buf, r * jj, dst, dO + (i0 + r) * tI + j0, jj);
                 }
@@ -286,18 +338,9 @@ public final class WideningKernels {
         }
     }
 
-    /**
-     * Transposes elements of {@code b} bytes, untraced, with the same-type kernel that the rules of
-     * {@link Kernel} give the block ({@link Kernel#choose}): the machine's largest tiles in blocks
-     * of {@link #BLOCK}, a deinterleave of narrow source rows, or element by element.
-     */
-    private static void sameType(MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI, long tI,
-                                 long nJ, long sJ) {
-        Case c = Case.transpose(Elements.same(b), nI, nJ, tI, sJ);
-        Kernel k = Tuning.TILE > 0 ? Kernel.choose(c.tiled(Tuning.TILE, false)) : null;
-        if (k == null) {
-            k = Kernel.choose(c);
-        }
+    /** Transposes elements of {@code b} bytes, untraced, with kernel {@code k} of a {@link TransposePlan}. */
+    private static void sameType(Kernel k, MemorySegment src, long so, MemorySegment dst, long dO, int b, long nI,
+                                 long tI, long nJ, long sJ) {
         switch (k) {
             case TILES_16, TILES_8 -> TransposeKernels.blocks(src, so, dst, dO, b, nI, tI, nJ, sJ, k, BLOCK, BLOCK,
                     Strips.SOURCE, Bands.SOURCE);
@@ -390,20 +433,21 @@ public final class WideningKernels {
 
     /**
      * {@code dst[dO + i·tI + j] = convert(src[so + i + j·sJ])} for {@code i < nI}, {@code j < nJ}
-     * ({@link Kernel#WIDEN_TRANSPOSE}):
+     * ({@link Kernel#WIDEN_TRANSPOSE}), as the plan made with the walk says ({@link #planTranspose}):
      * with {@link #sourceTiles}, blocks transposed in the source type and then widened row by row;
      * else blocks of source rows converted as runs into the per-thread buffer (one run where the
      * block's rows lie end to end in the source), then transposed from there in the destination's
      * type.
      */
-    public static void transpose(Conversion c, MemorySegment src, long so, MemorySegment dst, long dO, long nI,
+    public static void transpose(TransposePlan p, MemorySegment src, long so, MemorySegment dst, long dO, long nI,
                                  long tI, long nJ, long sJ) {
         KernelTrace.ran(Kernel.WIDEN_TRANSPOSE);
         MemorySegment buf = BUFFERS.get()[0];
-        if (sourceTiles(c, nI, nJ)) {
-            transposeThenWiden(c, src, so, dst, dO, nI, tI, nJ, sJ, buf);
+        if (p.sourceTiles()) {
+            transposeThenWiden(p, src, so, dst, dO, nI, tI, nJ, sJ, buf);
             return;
         }
+        Conversion c = p.conversion();
         long bi = Math.min(nI, BLOCK);
         long bj = Math.min(nJ, Math.max(BLOCK, BUFFER_ELEMENTS / bi));
         for (long j0 = 0; j0 < nJ; j0 += bj) {
@@ -417,7 +461,7 @@ public final class WideningKernels {
                         run(c, src, so + i0 + (j0 + r) * sJ, buf, r * ii, ii);
                     }
                 }
-                sameType(buf, 0, dst, dO + i0 * tI + j0, c.toBytes, ii, tI, jj, ii);
+                sameType(p.kernelFor(ii, jj), buf, 0, dst, dO + i0 * tI + j0, c.toBytes, ii, tI, jj, ii);
             }
         }
     }

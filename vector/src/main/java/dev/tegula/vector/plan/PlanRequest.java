@@ -1,6 +1,7 @@
 package dev.tegula.vector.plan;
 
 import dev.tegula.core.ArrayShape;
+import dev.tegula.vector.MachineFacts;
 import dev.tegula.vector.Planning;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.ExecutorService;
@@ -21,10 +22,11 @@ import java.util.concurrent.ExecutorService;
  * @param dst        likewise for the destination
  * @param executor   where a measuring planner runs the other threads' parts (null: it makes its own)
  * @param memory     where measured choices are kept and looked up (null: none)
+ * @param facts      the machine facts the estimate reads (null: {@link MachineFacts#here()})
  */
 public record PlanRequest(ArrayShape from, ArrayShape to, long[] srcStrides, long[] dstStrides, Planning planning,
                           int threads, MemorySegment src, MemorySegment dst, ExecutorService executor,
-                          WalkMemory memory) {
+                          WalkMemory memory, MachineFacts facts) {
 
     public PlanRequest {
         if (threads < 1) {
@@ -37,7 +39,12 @@ public record PlanRequest(ArrayShape from, ArrayShape to, long[] srcStrides, lon
 
     /** {@return a request to plan by rule, one thread, dense sides} */
     public static PlanRequest estimate(ArrayShape from, ArrayShape to) {
-        return new PlanRequest(from, to, null, null, Planning.ESTIMATE, 1, null, null, null, null);
+        return new PlanRequest(from, to, null, null, Planning.ESTIMATE, 1, null, null, null, null, null);
+    }
+
+    /** {@return the facts the estimate reads: those given, else this machine's} */
+    public MachineFacts machineFacts() {
+        return facts != null ? facts : MachineFacts.here();
     }
 
     /** {@return whether either side is a strided view} */

@@ -2,6 +2,7 @@ package dev.tegula.vector.plan;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.ffm.HostMemory;
+import dev.tegula.vector.MachineFacts;
 import dev.tegula.vector.PlanOrigin;
 import dev.tegula.vector.Planning;
 import dev.tegula.vector.kernels.Elements;
@@ -38,8 +39,9 @@ public final class Planner {
         Elements elements = nests.elements();
         List<Walk> walks = new ArrayList<>();
         int largest = 0;
+        MachineFacts facts = r.machineFacts();
         for (int i = 0; i < nests.nests().size(); i++) {
-            walks.add(Estimate.of(nests.nests().get(i), elements));
+            walks.add(Estimate.of(nests.nests().get(i), elements, facts));
             if (nests.nests().get(i).elements() > nests.nests().get(largest).elements()) {
                 largest = i;
             }

@@ -8,9 +8,10 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * One way to walk a {@link LoopNest}: the kernel that runs it, chosen once when the walk is made
- * ({@link WalkRules#make}), and the walk's {@link Spec}: the order of its loops, the loop whose
- * range is shared between threads, its {@link Form} (how a transpose's tiles are walked) and its
+ * One way to walk a {@link LoopNest}: the {@link Step} that runs it (its kernel with that kernel's
+ * parameters, chosen once when the walk is made, {@link WalkRules#make}), and the walk's
+ * {@link Spec}: the order of its loops, the loop whose range is shared between threads, its
+ * {@link Form} (how a transpose's tiles are walked, the text of the step's parameters) and its
  * staging. The candidates of one nest visit the same index set and differ only in order, blocking
  * and kernel, so each is correct by construction. Immutable.
  *
@@ -23,10 +24,10 @@ import java.util.Locale;
  *
  * @param nest     the nest with its loops in walk order (outermost first)
  * @param elements the elements it moves
- * @param kernel   the kernel that runs it
+ * @param step     the kernel that runs it, with its parameters
  * @param spec     the walk's parameters
  */
-public record Walk(LoopNest nest, Elements elements, Kernel kernel, Spec spec) {
+public record Walk(LoopNest nest, Elements elements, Step step, Spec spec) {
 
     /** Largest block edge a walk may have, in elements. */
     public static final long MAX_BLOCK = 1 << 16;
@@ -206,6 +207,11 @@ public record Walk(LoopNest nest, Elements elements, Kernel kernel, Spec spec) {
         }
     }
 
+    /** {@return the kernel that runs the walk (its step's)} */
+    public Kernel kernel() {
+        return step.kernel();
+    }
+
     /** {@return the loop order (see {@link Spec#order})} */
     public int[] order() {
         return spec.order();
@@ -261,7 +267,7 @@ public record Walk(LoopNest nest, Elements elements, Kernel kernel, Spec spec) {
     public Walk shiftDestination(long slots) {
         LoopNest n = new LoopNest(nest.extents(), nest.srcStrides(), nest.dstStrides(), nest.srcOffset(),
                 nest.dstOffset() + slots);
-        return new Walk(n, elements, kernel, spec);
+        return new Walk(n, elements, step, spec);
     }
 
     /** {@return the extent of the split loop: how many parts threads can share} */
@@ -299,7 +305,7 @@ public record Walk(LoopNest nest, Elements elements, Kernel kernel, Spec spec) {
         }
         int inner = nest.depth() - 1;
         boolean pair = split() == inner || split() == nest.sourceContiguousLoop();
-        return pair && kernel.transposes() ? 64 : 1;
+        return pair && kernel().transposes() ? 64 : 1;
     }
 
     /** {@return the parameters in text, without the nest: the form wisdom files keep} */

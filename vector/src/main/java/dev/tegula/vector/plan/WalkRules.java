@@ -84,7 +84,7 @@ public final class WalkRules {
                 return null;   // streaming into a staged region would push the region, meant to stay in the caches, out to memory
             }
             Kernel k = Kernel.choose(c.tiled(x.tile(), false));
-            return k == null ? null : new Walk(nest, elements, k, spec);
+            return k == null ? null : walk(nest, elements, k, spec);
         }
         if (largestTile(nest, elements) != 0) {
             return null;   // a nest the tile kernels take has a tile
@@ -93,7 +93,24 @@ public final class WalkRules {
         if (k != null && spec.form().streamed() && (k != Kernel.COPY_RUNS || stage != 0 || d < 2 || split == d - 1)) {
             return null;   // streaming stores copy a block of runs: the loop around them walked by the kernel, not staged
         }
-        return k == null ? null : new Walk(nest, elements, k, spec);
+        return k == null ? null : walk(nest, elements, k, spec);
+    }
+
+    /** {@return the walk of kernel {@code k}, its step made from the kernel and the spec's form ({@link Step#of})} */
+    private static Walk walk(LoopNest nest, Elements elements, Kernel k, Spec spec) {
+        long nI = 0;
+        long nJ = 0;
+        long tI = 0;
+        long sJ = 0;
+        if (nest.isTranspose()) {
+            int inner = nest.depth() - 1;
+            int q = nest.sourceContiguousLoop();
+            nI = nest.extents()[q];
+            nJ = nest.extents()[inner];
+            tI = nest.dstStrides()[q];
+            sJ = nest.srcStrides()[inner];
+        }
+        return new Walk(nest, elements, Step.of(k, spec.form(), elements, nI, nJ, tI, sJ), spec);
     }
 
     /**
@@ -128,7 +145,7 @@ public final class WalkRules {
             return null;
         }
         Kernel k = Kernel.choose(caseOf(nest, elements, split).tiled(tile, true));
-        return k == Kernel.PANELS ? new Walk(nest, elements, k, spec) : null;
+        return k == Kernel.PANELS ? walk(nest, elements, k, spec) : null;
     }
 
     /**

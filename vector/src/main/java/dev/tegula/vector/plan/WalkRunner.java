@@ -10,15 +10,14 @@ import dev.tegula.vector.kernels.Scratch;
 import dev.tegula.vector.kernels.TransposeKernels;
 import dev.tegula.vector.kernels.WideningKernels;
 import dev.tegula.vector.kernels.ZipKernels;
-import dev.tegula.vector.plan.Walk.Blocked;
-import dev.tegula.vector.plan.Walk.Paneled;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 
 /**
  * Runs walks: the loops around the kernel, staging where the walk asks for it, and one
- * {@code switch} on the kernel the walk names ({@link #kernel}). What runs is what the walk says,
+ * {@code switch} on the step the walk holds ({@link #kernel}: its kernel with that kernel's
+ * parameters, so nothing is cast or chosen here). What runs is what the walk says,
  * whatever range of its split loop a call covers. Thread-safe; its state is the per-thread staging
  * buffer ({@link Scratch}).
  *
@@ -78,7 +77,7 @@ public final class WalkRunner {
         if (lo >= hi) {
             return;
         }
-        if (w.form() instanceof Paneled p) {
+        if (w.step() instanceof Step.Panels p) {
             int[] loops = Walk.panelLoops(nest);
             PanelKernels.Job job = new PanelKernels.Job(nest.extents(), nest.srcStrides(), nest.dstStrides(),
                     nest.srcOffset(), nest.dstOffset(), nest.sourceContiguousLoop(), loops[0], loops[1], p.outer(),
@@ -107,10 +106,10 @@ public final class WalkRunner {
         long t = nest.dstStrides()[level];
         long lo = level == split ? from : 0;
         long hi = level == split ? to : nest.extents()[level];
-        if (w.kernel() == Kernel.COPY_RUNS && level == inner - 1 && split != inner) {
+        if (w.step() instanceof Step.Simple r && r.kernel() == Kernel.COPY_RUNS && level == inner - 1 && split != inner) {
             int b = w.elements().dstBytes();
             CopyKernels.runs(src, so + lo * s, s, dst, dO + lo * t, t, hi - lo, nest.extents()[inner] * b, b,
-                    w.form().streamed());
+                    r.streamed());
             return;
         }
         for (long i = lo; i < hi; i++) {
@@ -139,26 +138,36 @@ public final class WalkRunner {
             nI = (split == skip ? to : nest.extents()[skip]) - iLo;
             tI = nest.dstStrides()[skip];
         }
-        kernel(w.kernel(), w.form(), w.elements(), src, so + iLo + jLo * sJ, dst, dO + iLo * tI + jLo * tJ,
+        kernel(w.step(), w.elements(), src, so + iLo + jLo * sJ, dst, dO + iLo * tI + jLo * tJ,
                 nI, tI, nJ, sJ, tJ);
     }
 
     /**
-     * Runs kernel {@code k} once on {@code elements}, from slots {@code so} and {@code dO}: along the innermost loop ({@code nJ} elements, strides {@code sJ} and
-     * {@code tJ}) and, for a transpose, I ({@code nI} elements, destination stride {@code tI}). The
-     * one place that maps a kernel to its code.
+     * Runs step {@code step} once on {@code elements}, from slots {@code so} and {@code dO}: along the
+     * innermost loop ({@code nJ} elements, strides {@code sJ} and {@code tJ}) and, for a transpose, I
+     * ({@code nI} elements, destination stride {@code tI}). The one place that maps a kernel to its code.
+     *
+     * @throws IllegalStateException for a step that runs no loop of a nest here (panels run whole panels)
      */
-    public static void kernel(Kernel k, Walk.Form form, Elements elements, MemorySegment src, long so, MemorySegment dst,
+    public static void kernel(Step step, Elements elements, MemorySegment src, long so, MemorySegment dst,
                               long dO, long nI, long tI, long nJ, long sJ, long tJ) {
+        int b = elements.dstBytes();
+        switch (step) {
+            case Step.Tiles x -> TransposeKernels.transpose(src, so, dst, dO, b, nI, tI, nJ, sJ, x.kernel(), x.blockI(),
+                    x.blockJ(), x.strips(), x.bands(), x.touch());
+            case Step.ConvertTiles x -> ConvertKernels.tiles(src, so, dst, dO, nI, tI, nJ, sJ, x.blockI(), x.blockJ());
+            case Step.WidenTranspose x -> WideningKernels.transpose(x.plan(), src, so, dst, dO, nI, tI, nJ, sJ);
+            case Step.Panels x -> throw new IllegalStateException("panels run whole panels, not one loop of a nest");
+            case Step.Simple x -> simple(x.kernel(), elements, src, so, dst, dO, nI, tI, nJ, sJ, tJ);
+        }
+    }
+
+    private static void simple(Kernel k, Elements elements, MemorySegment src, long so, MemorySegment dst, long dO,
+                               long nI, long tI, long nJ, long sJ, long tJ) {
         int b = elements.dstBytes();
         switch (k) {
             case COPY_RUNS -> CopyKernels.run(src, so, dst, dO, nJ, b);
             case COPY_ELEMENTS -> CopyKernels.line(src, so, sJ, dst, dO, tJ, nJ, b);
-            case TILES_32, TILES_16, TILES_8 -> {
-                Blocked x = (Blocked) form;
-                TransposeKernels.transpose(src, so, dst, dO, b, nI, tI, nJ, sJ, k, x.blockI(), x.blockJ(), x.strips(),
-                        x.bands(), x.touch());
-            }
             case ZIP_2 -> ZipKernels.zip2(src, so, sJ, dst, dO, nI);
             case UNZIP_2 -> ZipKernels.unzip2(src, so, dst, dO, tI, nJ);
             case INTERLEAVE -> NarrowKernels.interleave(src, so, sJ, dst, dO, b, nI, (int) nJ);
@@ -166,17 +175,13 @@ public final class WalkRunner {
             case TRANSPOSE_ELEMENTS -> CopyKernels.transpose(src, so, dst, dO, b, nI, tI, nJ, sJ);
             case CONVERT_RUNS -> ConvertKernels.run(src, so, dst, dO, nJ);
             case CONVERT_ELEMENTS -> ConvertKernels.line(src, so, sJ, dst, dO, tJ, nJ);
-            case CONVERT_TILES_16 -> {
-                Blocked x = (Blocked) form;
-                ConvertKernels.tiles(src, so, dst, dO, nI, tI, nJ, sJ, x.blockI(), x.blockJ());
-            }
             case CONVERT_ZIP_2 -> ConvertKernels.zip2(src, so, sJ, dst, dO, nI);
             case CONVERT_TRANSPOSE_ELEMENTS -> ConvertKernels.transpose(src, so, dst, dO, nI, tI, nJ, sJ);
             case WIDEN_RUNS -> WideningKernels.runs(elements.conversion(), src, so, dst, dO, nJ);
             case WIDEN_ELEMENTS -> WideningKernels.line(elements.conversion(), src, so, sJ, dst, dO, tJ, nJ);
             case WIDEN_PAIRS -> WideningKernels.bf16PairsToF32(src, so, dst, dO, tI, nJ);
-            case WIDEN_TRANSPOSE -> WideningKernels.transpose(elements.conversion(), src, so, dst, dO, nI, tI, nJ, sJ);
-            case PANELS, PACK_4, UNPACK_4 -> throw new IllegalStateException("kernel " + k + " runs no loop of a nest");
+            case TILES_32, TILES_16, TILES_8, CONVERT_TILES_16, WIDEN_TRANSPOSE, PANELS, PACK_4, UNPACK_4 ->
+                    throw new IllegalStateException("kernel " + k + " is not a simple step");   // Step.Simple refuses them
         }
     }
 }

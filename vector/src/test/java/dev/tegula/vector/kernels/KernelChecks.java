@@ -3,6 +3,7 @@ package dev.tegula.vector.kernels;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tegula.vector.plan.Walk;
+import dev.tegula.vector.plan.Step;
 import dev.tegula.vector.plan.WalkRunner;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -33,7 +34,8 @@ final class KernelChecks {
         KernelTrace.start();
         Set<Kernel> ran;
         try {
-            WalkRunner.kernel(k, f, Elements.same(b), src, so, dst, dO, nI, tI, nJ, sJ, 1);
+            WalkRunner.kernel(Step.of(k, f, Elements.same(b), nI, nJ, tI, sJ), Elements.same(b), src, so, dst, dO, nI,
+                    tI, nJ, sJ, 1);
         } finally {
             ran = KernelTrace.stop();
         }

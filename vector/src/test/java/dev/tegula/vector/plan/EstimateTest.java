@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static dev.tegula.vector.PlannerFixtures.*;
 import dev.tegula.core.ArrayShape;
 import dev.tegula.ffm.Array;
+import dev.tegula.vector.MachineFacts;
 import dev.tegula.vector.PlanCache;
 import dev.tegula.vector.PlanMeasurement;
 import dev.tegula.vector.PlanOrigin;
@@ -60,8 +61,8 @@ class EstimateTest {
         if (Tuning.TILE == 0) {
             return;   // the scalar kernels have no blocks
         }
-        // where streaming stores help this CPU, both 256 MiB destinations stream 512 x 64 blocks out
-        boolean streams = StreamStores.helpsHere();
+        // where streaming stores were measured faster here, both 256 MiB destinations stream 512 x 64 blocks out
+        boolean streams = StreamStores.available() && MachineFacts.here().streamingHelps();
         // f32[256,512,512] (2,1,0), in destination order: destination rows 1 MiB apart: staged 512 x 64
         Walk far = Estimate.of(nest(new long[] {512, 512, 256}, new long[] {1, 512, 262144},
                 new long[] {131072, 256, 1}), Elements.same(4));
@@ -71,7 +72,8 @@ class EstimateTest {
         // f32[8192,8192] (1,0): rows 32 KiB apart: source strips in 512 x 512 blocks
         Walk near = Estimate.of(nest(new long[] {8192, 8192}, new long[] {1, 8192}, new long[] {8192, 1}), Elements.same(4));
         assertEquals(streams ? Strips.STREAMED : Strips.SOURCE, ((Walk.Blocked) near.form()).strips(), near.toString());
-        assertEquals(streams ? Estimate.STAGED_BLOCK_I : Estimate.NEAR_BLOCK, ((Walk.Blocked) near.form()).blockI());
+        assertEquals(streams ? Estimate.STAGED_BLOCK_I : Estimate.nearBlock(MachineFacts.here()),
+                ((Walk.Blocked) near.form()).blockI());
         // f32[2048,2048]: 16 MiB, under the streaming threshold: never streamed
         Walk small = Estimate.of(nest(new long[] {2048, 2048}, new long[] {1, 2048}, new long[] {2048, 1}), Elements.same(4));
         assertEquals(Strips.SOURCE, ((Walk.Blocked) small.form()).strips(), small.toString());
@@ -80,12 +82,12 @@ class EstimateTest {
         assertEquals(Strips.SOURCE, ((Walk.Blocked) farSource.form()).strips(), farSource.toString());
         assertEquals(Estimate.FAR_BLOCK, ((Walk.Blocked) farSource.form()).blockI());
         // 16x16 tiles where 512-bit vectors allow them
-        assertEquals(Tuning.TILE, near.tile());
+        assertEquals(MachineFacts.here().vectorBits() >= 512 ? Tuning.TILE : 8, near.tile());
     }
 
     @Test
     void theEstimateStreamsLargeRunsAndPanelsWhereStreamingHelps() {
-        boolean streams = StreamStores.helpsHere();
+        boolean streams = StreamStores.available() && MachineFacts.here().streamingHelps();
         // f32[256,512,512] (1,0,2), in destination order: 256 MiB in runs of 2 KiB
         Walk runs = Estimate.of(nest(new long[] {512, 256, 512}, new long[] {512, 262144, 1},
                 new long[] {131072, 512, 1}), Elements.same(4));
@@ -108,6 +110,74 @@ class EstimateTest {
             assertTrue(panels.paneled(), panels.toString());
             assertEquals(streams, panels.form().streamed(), panels.toString());
         }
+    }
+
+    /** A 512-bit machine with a 2 MiB L2 whose streaming stores wrote faster than its plain ones. */
+    private static final MachineFacts STREAMING_512 = new MachineFacts(512, 48 << 10, 2 << 20, true, 6.0, 9.5);
+    /** A 512-bit machine with a 1 MiB L2 whose plain stores wrote as fast as its streaming ones. */
+    private static final MachineFacts PLAIN_512 = new MachineFacts(512, 48 << 10, 1 << 20, true, 12.0, 12.5);
+    /** A 256-bit machine with a 512 KiB L2 whose streaming stores wrote faster. */
+    private static final MachineFacts STREAMING_256 = new MachineFacts(256, 32 << 10, 512 << 10, true, 13.0, 20.0);
+
+    private static final LoopNest SQUARE_8192 = nest(new long[] {8192, 8192}, new long[] {1, 8192}, new long[] {8192, 1});
+    private static final LoopNest SQUARE_2048 = nest(new long[] {2048, 2048}, new long[] {1, 2048}, new long[] {2048, 1});
+
+    @Test
+    void theEstimateStreamsLargeTransposesWhereStreamingStoresWereMeasuredFasterWhateverTheVendor() {
+        if (Tuning.TILE == 0) {
+            return;   // the scalar kernels have no blocks
+        }
+        for (MachineFacts f : List.of(STREAMING_512, STREAMING_256)) {
+            Walk.Blocked b = (Walk.Blocked) Estimate.of(SQUARE_8192, Elements.same(4), f).form();
+            assertEquals(StreamStores.available() ? Strips.STREAMED : Strips.SOURCE, b.strips(), f + ": " + b);
+        }
+        Walk.Blocked plain = (Walk.Blocked) Estimate.of(SQUARE_8192, Elements.same(4), PLAIN_512).form();
+        assertEquals(Strips.SOURCE, plain.strips(), plain.toString());
+        assertEquals(Estimate.NEAR_BLOCK, plain.blockI());
+        // no bandwidth measured (or no streaming routine): plain stores
+        assertFalse(STREAMING_256.withStores(13.0, 0).streamingHelps());
+        assertFalse(STREAMING_256.withStores(0, 20.0).streamingHelps());
+        // within the margin: plain stores
+        assertFalse(STREAMING_256.withStores(13.0, 13.0 * 1.05).streamingHelps());
+        assertTrue(STREAMING_256.withStores(13.0, 13.0 * 1.2).streamingHelps());
+    }
+
+    @Test
+    void blocksShrinkWithTheL2AndTilesFollowTheVectorWidth() {
+        assertEquals(512, Estimate.nearBlock(STREAMING_512));
+        assertEquals(512, Estimate.nearBlock(PLAIN_512));
+        assertEquals(256, Estimate.nearBlock(STREAMING_256));
+        assertEquals(512, Estimate.nearBlock(STREAMING_256.withCaches(32 << 10, 0)));   // not known: the rule as measured
+        assertEquals(256, Estimate.nearBlock(STREAMING_256.withCaches(32 << 10, 256 << 10)));
+        assertEquals(Estimate.FAR_BLOCK, Estimate.nearBlock(STREAMING_256.withCaches(32 << 10, 128 << 10)));
+        assertEquals(Estimate.FAR_BLOCK, Estimate.nearBlock(STREAMING_256.withCaches(32 << 10, 64 << 10)));
+        if (Tuning.TILE == 0) {
+            return;
+        }
+        Walk small256 = Estimate.of(SQUARE_2048, Elements.same(4), STREAMING_256);
+        assertEquals(256, ((Walk.Blocked) small256.form()).blockI(), small256.toString());
+        assertEquals(8, small256.tile(), small256.toString());
+        Walk small512 = Estimate.of(SQUARE_2048, Elements.same(4), PLAIN_512);
+        assertEquals(512, ((Walk.Blocked) small512.form()).blockI(), small512.toString());
+        assertEquals(Tuning.TILE, small512.tile(), "the machine's largest tiles where the facts allow them");
+        Walk bf16 = Estimate.of(SQUARE_2048, Elements.same(2), PLAIN_512);
+        assertEquals(Tuning.TILE == 16 ? 32 : 8, bf16.tile(), bf16.toString());
+        Walk scalarFacts = Estimate.of(SQUARE_2048, Elements.same(4), PLAIN_512.withVectorBits(0));
+        assertEquals(Tuning.TILE, scalarFacts.tile(), "facts without vectors: the kernels this machine has");
+    }
+
+    @Test
+    void aPlanCacheGivenFactsPlansByThem() {
+        if (Tuning.TILE == 0) {
+            return;
+        }
+        ArrayShape from = shape("f32[2048,2048]{1,0}");
+        ArrayShape to = from.withLayout(dev.tegula.core.Layout.of(0, 1));
+        RelayoutPlan p256 = new PlanCache(4, Wisdom.inMemory(), STREAMING_256).plan(from, to, Planning.ESTIMATE, 1);
+        assertTrue(p256.walks().get(0).contains("tile=8 block=256x256"), p256.walks().toString());
+        RelayoutPlan p512 = new PlanCache(4, Wisdom.inMemory(), PLAIN_512).plan(from, to, Planning.ESTIMATE, 1);
+        assertTrue(p512.walks().get(0).contains("tile=" + Tuning.TILE + " block=512x512"), p512.walks().toString());
+        assertEquals(STREAMING_256, new PlanCache(4, null, STREAMING_256).machineFacts());
     }
 
     @Test
