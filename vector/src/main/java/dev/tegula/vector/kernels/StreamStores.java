@@ -14,7 +14,7 @@ import java.util.Locale;
  * L2 cache (a transpose's staging buffer) going to a large destination that does not.
  *
  * <p>On Linux on x86-64 the copy is a small routine generated here at run time
- * ({@link #routine()}): unaligned 128-bit loads; plain stores for the destination bytes before the
+ * ({@code dev.tegula.ffm.internal.StreamingCopy}): unaligned 128-bit loads; plain stores for the destination bytes before the
  * first and after the last whole 64-byte line of each row; non-temporal stores ({@code movntdq}, SSE2,
  * which every x86-64 has: wider registers fill a line no faster) for the whole lines; one
  * {@code sfence} at the end, so the stores are ordered before anything the caller does next (it waits

@@ -22,10 +22,9 @@ public sealed interface Step permits Step.Simple, Step.Tiles, Step.ConvertTiles,
     /**
      * A kernel that takes nothing but the loops it is handed: runs (with streaming stores where
      * {@code streamed}, {@link Kernel#COPY_RUNS} only), strided lines, zips, narrow transposes, element
-     * loops and the conversions without tiles.
-     *
-     * @throws IllegalArgumentException if the kernel takes parameters of its own (tiles, panels, the
-     *                                  widening transpose, packing), or streams and is not {@link Kernel#COPY_RUNS}
+     * loops and the conversions without tiles. Its constructor throws {@link IllegalArgumentException}
+     * if the kernel takes parameters of its own (tiles, panels, the widening transpose, packing), or
+     * streams and is not {@link Kernel#COPY_RUNS}.
      */
     record Simple(Kernel kernel, boolean streamed) implements Step {
         public Simple {
