@@ -375,7 +375,8 @@ class GuideExamplesTest {
         // end::errors[]
         assertTrue(caught);
         // tag::errors-thrown[]
-        // IllegalArgumentException: layout minor_to_major field has duplicate values: {1,1}; shape: f32[2,3]
+        // InvalidShapeException (an IllegalArgumentException): at offset 11: layout minor_to_major field has
+        // duplicate values: {1,1}; shape: f32[2,3] in 'f32[2,3]{1,1}'
         assertThrows(IllegalArgumentException.class, () -> Shape.parse("f32[2,3]{1,1}"));
         // IndexOutOfBoundsException: index [3, 0] is out of bounds for f32[3,5]
         assertThrows(IndexOutOfBoundsException.class, () -> ArrayShape.of(ElementType.F32, 3, 5).linearIndex(3, 0));
