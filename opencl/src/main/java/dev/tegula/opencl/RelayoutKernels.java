@@ -43,7 +43,7 @@ final class RelayoutKernels {
      * Work items per group: the range is rounded up to a multiple of it (the kernels skip the items
      * past the end), so a driver that compiles a kernel per group size (PoCL does) compiles it once.
      */
-    static final long GROUP = 64;
+    static final long GROUP = Long.getLong("tegula.opencl.group", 64);
     /**
      * Relayouts of at least this many elements get a program of their own, with the dimensions and
      * terms as constants in the text (the compiler divides by constants and unrolls the terms); smaller
@@ -202,7 +202,7 @@ final class RelayoutKernels {
                 CL.setKernelArgLong(k.handle(), 1, a.offset);
                 CL.setKernelArgMem(k.handle(), 2, dstMem);
                 CL.setKernelArgLong(k.handle(), 3, b.offset);
-                long ev = CL.enqueueKernel(device.queue, k.handle(), roundUp(n), GROUP, "relayout_fixed");
+                long ev = CL.enqueueKernel(device.queue, k.handle(), roundUp(n / chunk(dims) / rows(dims)), GROUP, "relayout_fixed");
                 return new EventCompletion(ev, "the relayout of " + src.shape() + " into " + ds, null);
             }
         }
@@ -316,34 +316,96 @@ final class RelayoutKernels {
     }
 
     /**
+     * Elements along the innermost dimension that one work item of a program of its own pair moves:
+     * the largest power of two up to {@value #MAX_CHUNK} that divides the innermost dimension, so the
+     * multi-index is split once per chunk and the chunk's slots follow from it by constant steps the
+     * compiler folds.
+     */
+    static int chunk(long[] dims) {
+        long inner = dims.length == 0 ? 1 : dims[dims.length - 1];
+        int k = MAX_CHUNK;
+        while (k > 1 && inner % k != 0) {
+            k >>= 1;
+        }
+        return k;
+    }
+
+    /** The most elements one work item of a program of its own pair moves. */
+    static final int MAX_CHUNK = Integer.getInteger("tegula.opencl.chunk", 16);
+    static final int MAX_ROWS = Integer.getInteger("tegula.opencl.rows", 1);
+
+    static int rows(long[] dims) {
+        if (dims.length < 2) {
+            return 1;
+        }
+        long outer = dims[dims.length - 2];
+        int r = MAX_ROWS;
+        while (r > 1 && outer % r != 0) {
+            r >>= 1;
+        }
+        return r;
+    }
+
+    /**
      * The relayout of one pair of layouts, its dimensions and terms written into the text: index
      * arithmetic in {@code uint} where every slot index fits ({@code narrow}), else in {@code ulong}.
+     * Work item {@code g} moves the {@link #chunk} elements from row-major index {@code g·chunk} on.
      */
     static String specialised(long[] dims, List<long[]> src, List<long[]> dst, String convert, long n, boolean narrow) {
         String t = narrow ? "uint" : "ulong";
         String u = narrow ? "u" : "UL";
+        int k = chunk(dims);
+        int r = rows(dims);
+        int rank = dims.length;
         StringBuilder sb = new StringBuilder();
         sb.append("__kernel void relayout_fixed(__global const src_t* src, ulong src_offset, __global dst_t* dst,\n")
                 .append("                             ulong dst_offset) {\n");
-        sb.append("    ").append(t).append(" g = (").append(t).append(") get_global_id(0);\n");
-        sb.append("    if (g >= ").append(n).append(u).append(") return;\n");
+        sb.append("    ").append(t).append(" w = (").append(t).append(") get_global_id(0);\n");
+        sb.append("    if (w >= ").append(n / ((long) k * r)).append(u).append(") return;\n");
+        // the work item's block: dimension d of extent dims[d] / step[d], step k innermost, r next
+        long[] steps = new long[rank];
+        java.util.Arrays.fill(steps, 1);
+        if (rank >= 1) {
+            steps[rank - 1] = k;
+        }
+        if (rank >= 2) {
+            steps[rank - 2] = r;
+        }
         long stride = 1;
-        long[] strides = new long[dims.length];
-        for (int d = dims.length - 1; d >= 0; d--) {
+        long[] strides = new long[rank];
+        for (int d = rank - 1; d >= 0; d--) {
             strides[d] = stride;
-            stride *= dims[d];
+            stride *= dims[d] / steps[d];
         }
-        for (int d = 0; d < dims.length; d++) {
-            String e = strides[d] == 1 ? "g" : "(g / " + strides[d] + u + ")";
+        for (int d = 0; d < rank; d++) {
+            String e = strides[d] == 1 ? "w" : "(w / " + strides[d] + u + ")";
             if (d > 0) {
-                e = e + " % " + dims[d] + u;
+                e = "(" + e + " % " + dims[d] / steps[d] + u + ")";
             }
-            sb.append("    ").append(t).append(" e").append(d).append(" = ").append(e).append(";\n");
+            if (steps[d] != 1) {
+                e = e + " * " + steps[d] + u;
+                sb.append("    ").append(t).append(" b").append(d).append(" = ").append(e).append(";\n");
+            } else {
+                sb.append("    ").append(t).append(" e").append(d).append(" = ").append(e).append(";\n");
+            }
         }
-        sb.append("    ulong s = src_offset + (ulong) (").append(sum(src, u)).append(");\n");
-        sb.append("    ulong t = dst_offset + (ulong) (").append(sum(dst, u)).append(");\n");
-        sb.append("    src_t v = src[s];\n");
-        sb.append("    dst[t] = ").append(convert).append(";\n");
+        int open = 0;
+        for (int d = Math.max(0, rank - 2); d < rank; d++) {
+            if (steps[d] != 1) {
+                sb.append("    #pragma unroll\n");
+                sb.append("    for (").append(t).append(" e").append(d).append(" = b").append(d).append("; e").append(d)
+                        .append(" < b").append(d).append(" + ").append(steps[d]).append(u).append("; e").append(d)
+                        .append("++) {\n");
+                open++;
+            }
+        }
+        sb.append("        ulong s = src_offset + (ulong) (").append(sum(src, u)).append(");\n");
+        sb.append("        ulong t = dst_offset + (ulong) (").append(sum(dst, u)).append(");\n");
+        sb.append("        src_t v = src[s];\n");
+        sb.append("        dst[t] = ").append(convert).append(";\n");
+        for (int i = 0; i < open; i++) {
+            sb.append("    }\n");
+        }
         sb.append("}\n");
         return sb.toString();
     }

@@ -1,6 +1,7 @@
 package dev.tegula.opencl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
@@ -10,6 +11,7 @@ import dev.tegula.ffm.Array;
 import dev.tegula.ffm.MapMode;
 import dev.tegula.ffm.MappedArray;
 import dev.tegula.ffm.codec.ElementCodec;
+import dev.tegula.vector.DeviceRoute;
 import dev.tegula.vector.Relayout;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -142,6 +144,81 @@ class DeviceRelayoutProperties {
         }
     }
 
+    @Property(tries = 25)
+    void bothRoutesBetweenHostAndDeviceMatchTheReference(@ForAll("cases") Case c) {
+        OpenCLMemory cl = RequiresOpenCL.provider();
+        ArrayShape dstShape = ArrayShape.of(c.to, c.dims).withLayout(c.dst);
+        for (DeviceRoute route : new DeviceRoute[] {DeviceRoute.MAPPED, DeviceRoute.STAGED}) {
+            try (Arena arena = Arena.ofConfined()) {
+                Array hostSrc = source(arena, c);
+                Array expected = reference(arena, hostSrc, c);
+                Array devDst = Array.allocate(arena, onDevice(dstShape));
+                long kernels = cl.transfers().relayoutKernels();
+                Relayout.copy(hostSrc, devDst, route);
+                if (route == DeviceRoute.MAPPED) {
+                    assertEquals(kernels, cl.transfers().relayoutKernels(), "mapped: the engine ran on the host: " + c);
+                } else {
+                    assertTrue(cl.transfers().relayoutKernels() > kernels, "staged: a device kernel ran: " + c);
+                }
+                assertSameBits(expected, devDst, c + " host -> device " + route);
+
+                Array devSrc = Array.allocate(arena, onDevice(expected.shape()));
+                expected.copyTo(devSrc);
+                Array back = Array.allocate(arena, dstShape.withLayout(c.src));
+                Relayout.copy(devSrc, back, route);
+                Array backRef = Array.allocate(arena, back.shape());
+                copyBySlots(expected, backRef);
+                assertEquals(-1, backRef.segment().asSlice(0, back.shape().bufferSize())
+                        .mismatch(back.segment().asSlice(0, back.shape().bufferSize())), "device -> host " + route + ": " + c);
+            }
+        }
+    }
+
+    @Property(tries = 3)
+    void measuringTimesBothRoutesThenKeepsOne(@ForAll("largeCases") Case c) {
+        long[] dims = {c.dims[0] * 16, c.dims[1]};                 // at least 1 MiB, so both routes are timed
+        Case big = new Case(c.from, c.to, dims, layout(0, dims, c.from), layout(4, dims, c.to), c.seed);
+        OpenCLMemory cl = RequiresOpenCL.provider();
+        try (Arena arena = Arena.ofConfined()) {
+            Array hostSrc = source(arena, big);
+            Array expected = reference(arena, hostSrc, big);
+            Array devDst = Array.allocate(arena, onDevice(expected.shape()));
+            assertTrue(Relayout.measuredDeviceRoute(hostSrc, devDst).isEmpty(), "nothing timed yet: " + big);
+            long[] kernels = new long[5];
+            for (int run = 0; run < 5; run++) {
+                long before = cl.transfers().relayoutKernels();
+                Relayout.copy(hostSrc, devDst, DeviceRoute.MEASURE);
+                kernels[run] = cl.transfers().relayoutKernels() - before;
+                assertSameBits(expected, devDst, big + " run " + run);
+                assertEquals(run < 3, Relayout.measuredDeviceRoute(hostSrc, devDst).isEmpty(), "run " + run);
+            }
+            assertEquals(0, kernels[0] + kernels[1], "the first two runs are mapped");
+            assertTrue(kernels[2] > 0 && kernels[3] > 0, "the next two are staged: " + java.util.Arrays.toString(kernels));
+            DeviceRoute chosen = Relayout.measuredDeviceRoute(hostSrc, devDst).orElseThrow();
+            assertEquals(chosen == DeviceRoute.STAGED, kernels[4] > 0, "the fifth run takes the chosen route " + chosen);
+        }
+    }
+
+    @Property(tries = 5)
+    void aPairTheDeviceCannotRelayoutRunsMappedOnEveryRoute(@ForAll("largeCases") Case c) {
+        long[] dims = {c.dims[0] * 8, c.dims[1]};
+        Case narrowing = new Case(ElementType.F32, ElementType.BF16, dims, layout(0, dims, ElementType.F32),
+                layout(4, dims, ElementType.BF16), c.seed);
+        try (Arena arena = Arena.ofConfined()) {
+            Array hostSrc = source(arena, narrowing);
+            ArrayShape dstShape = ArrayShape.of(ElementType.BF16, dims).withLayout(narrowing.dst);
+            Array onHost = Array.allocate(arena, dstShape);
+            Relayout.copy(hostSrc, onHost);
+            for (int run = 0; run < 5; run++) {
+                Array devDst = Array.allocate(arena, onDevice(dstShape));
+                Relayout.copy(hostSrc, devDst, run == 0 ? DeviceRoute.STAGED : DeviceRoute.MEASURE);
+                assertSameBits(onHost, devDst, narrowing + " run " + run);
+            }
+            assertEquals(java.util.Optional.of(DeviceRoute.MAPPED),
+                    Relayout.measuredDeviceRoute(hostSrc, Array.allocate(arena, onDevice(dstShape))));
+        }
+    }
+
     @Property(tries = 10)
     void aRelayoutIntoAStridedDeviceViewWritesOnlyTheView(@ForAll("cases") Case c) {
         if (c.dims.length != 2 || c.from != c.to) {
@@ -215,7 +292,7 @@ class DeviceRelayoutProperties {
         } while (next(idx, dims));
     }
 
-    private static void assertSameBits(Array expected, Array device, Case c) {
+    private static void assertSameBits(Array expected, Array device, Object c) {
         long n = expected.shape().bufferSize();
         try (MappedArray m = device.map(MapMode.READ)) {
             MemorySegment got = m.array().segment().asSlice(0, n);

@@ -123,7 +123,10 @@ public final class Relayout {
      * device the provider's device relayout runs where it has one
      * ({@link dev.tegula.ffm.MemorySpaceProvider#relayout}); otherwise the engine reads and writes
      * {@linkplain Array#map mappings} of the device buffers, the destination mapped for writing only
-     * when it is a whole buffer, so each byte moves between host and device once.
+     * when it is a whole buffer, or the bytes are copied as they are and the device relayouts them
+     * ({@link DeviceRoute}): each byte moves between host and device once. Which of the two runs is
+     * measured on the first runs of each pair of shapes ({@link DeviceRoute#MEASURE}), unless the
+     * system property {@value #DEVICE_ROUTE_PROPERTY} names {@code mapped} or {@code staged}.
      *
      * @throws IllegalArgumentException      if the dimensions differ, the types cannot be converted, or
      *                                       the destination shares memory with the source
@@ -133,9 +136,52 @@ public final class Relayout {
      */
     public static void copy(Array src, Array dst) {
         if (DeviceRelayout.involvesDevice(src, dst)) {
-            DeviceRelayout.copy(src, dst, (s, d) -> plans().plan(s, d).execute(s, d));
+            copy(src, dst, defaultDeviceRoute());
             return;
         }
+        hostCopy(src, dst);
+    }
+
+    /**
+     * The system property that sets the route of relayouts between host and device memory:
+     * {@code measure} (the default), {@code mapped} or {@code staged} ({@link DeviceRoute}).
+     */
+    public static final String DEVICE_ROUTE_PROPERTY = "tegula.device.route";
+
+    /** {@return the route {@value #DEVICE_ROUTE_PROPERTY} sets, read at each call} */
+    private static DeviceRoute defaultDeviceRoute() {
+        return deviceRouteOf(System.getProperty(DEVICE_ROUTE_PROPERTY));
+    }
+
+    static DeviceRoute deviceRouteOf(String text) {
+        if (text == null || text.isBlank()) {
+            return DeviceRoute.MEASURE;
+        }
+        try {
+            return DeviceRoute.valueOf(text.strip().toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(DEVICE_ROUTE_PROPERTY + ": '" + text
+                    + "' is not a route; use measure, mapped or staged", e);
+        }
+    }
+
+    /**
+     * Like {@link #copy(Array, Array)}, with the route between host and device memory given; on
+     * arrays that are both host memory, or both of one device, {@code route} has no effect.
+     *
+     * @throws NullPointerException if {@code route} is null
+     */
+    public static void copy(Array src, Array dst, DeviceRoute route) {
+        java.util.Objects.requireNonNull(route, "route");
+        if (DeviceRelayout.involvesDevice(src, dst)) {
+            DeviceRelayout.copy(src, dst, route, (s, d) -> plans().plan(s, d).execute(s, d));
+            return;
+        }
+        hostCopy(src, dst);
+    }
+
+    /** The relayout of two host arrays on the calling thread. */
+    private static void hostCopy(Array src, Array dst) {
         RelayoutChecks.checkArrays(src, dst);
         PlanCache cache = plans();
         boolean interrupted = ThreadAccess.interruptedNow();
@@ -153,7 +199,7 @@ public final class Relayout {
      */
     public static void copy(Array src, Array dst, ExecutorService executor, int parallelism) {
         if (DeviceRelayout.involvesDevice(src, dst)) {
-            DeviceRelayout.copy(src, dst, (s, d) -> copy(s, d, executor, parallelism));
+            DeviceRelayout.copy(src, dst, defaultDeviceRoute(), (s, d) -> copy(s, d, executor, parallelism));
             return;
         }
         RelayoutChecks.checkArrays(src, dst);
@@ -167,6 +213,15 @@ public final class Relayout {
             ThreadAccess.restoreInterrupt(interrupted, src.segment(), dst.segment());
         }
     }
+    /**
+     * {@return the route that measurement chose between host memory and a device for this pair of
+     * arrays' shapes, or empty while the first runs are still timed} Pairs that only run mapped (views,
+     * small relayouts, pairs the device has no relayout for) give {@link DeviceRoute#MAPPED}.
+     */
+    public static java.util.Optional<DeviceRoute> measuredDeviceRoute(Array src, Array dst) {
+        return DeviceRelayout.chosen(src, dst);
+    }
+
     /**
      * {@return a new array in {@code arena} holding {@code src} in {@code layout}}
      *

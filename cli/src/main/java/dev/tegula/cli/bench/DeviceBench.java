@@ -6,6 +6,7 @@ import dev.tegula.core.ArrayShape;
 import dev.tegula.ffm.Array;
 import dev.tegula.io.internal.ByteCounts;
 import dev.tegula.opencl.OpenCLMemory;
+import dev.tegula.vector.DeviceRoute;
 import dev.tegula.vector.Relayout;
 
 import java.io.PrintWriter;
@@ -13,13 +14,15 @@ import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.IntConsumer;
 
 /**
  * {@code tegula bench --device}: relayouts into and within OpenCL device memory against the plain
- * OpenCL copy of the same bytes: host to a tiled device layout ({@code Relayout.copy}, the engine
- * writing into the mapped buffer) against {@code clEnqueueWriteBuffer}, and a device relayout kernel
- * into the same tiled layout against {@code clEnqueueCopyBuffer}.
+ * OpenCL copy of the same bytes: host to a tiled device layout ({@code Relayout.copy} on both
+ * routes: the engine writing into the mapped buffer, and the bytes staged then relayouted by the
+ * device) against {@code clEnqueueWriteBuffer}, the route the measurement chose, and a device
+ * relayout kernel into the same tiled layout against {@code clEnqueueCopyBuffer}.
  */
 final class DeviceBench {
     /** The tiled device layout of both cases. */
@@ -65,7 +68,8 @@ final class DeviceBench {
                 + plan.warmupNanos() / 1_000_000 + " ms of warmup");
         out.flush();
         List<Result> results = new ArrayList<>();
-        ProgressBar bar = new ProgressBar(err, 2L * (plan.repetitions() + 1), onTerminal);
+        ProgressBar bar = new ProgressBar(err, 3L * (plan.repetitions() + 1), onTerminal);
+        String chosen;
         try (Arena arena = Arena.ofShared()) {
             Array host = Array.allocate(arena, hostRowMajor);
             for (long i = 0; i < host.shape().elementCount(); i++) {       // bf16 codes of small finite values
@@ -78,10 +82,24 @@ final class DeviceBench {
 
             IntConsumer first = step -> bar.step(step + 1, "host -> device");
             bar.step(0, "host -> device");
-            Timing.Sample[] a = Timing.alternate(() -> Relayout.copy(host, devTiled), () -> host.copyTo(devCopy), plan, first);
-            results.add(new Result("host_to_device_T8x128", dims + "{1,0} -> " + TILED.formatted(space),
+            Timing.Sample[] a = Timing.alternate(() -> Relayout.copy(host, devTiled, DeviceRoute.MAPPED),
+                    () -> host.copyTo(devCopy), plan, first);
+            results.add(new Result("host_to_device_T8x128_mapped", dims + "{1,0} -> " + TILED.formatted(space),
                     "clEnqueueWriteBuffer", n, a[0], a[1]));
-            long base = plan.repetitions() + 1;
+            long staged = plan.repetitions() + 1;
+            bar.step(staged, "host -> device, staged");
+            Timing.Sample[] s = Timing.alternate(() -> Relayout.copy(host, devTiled, DeviceRoute.STAGED),
+                    () -> host.copyTo(devCopy), plan, step -> bar.step(staged + step + 1, "host -> device, staged"));
+            results.add(new Result("host_to_device_T8x128_staged", dims + "{1,0} -> " + TILED.formatted(space),
+                    "clEnqueueWriteBuffer", n, s[0], s[1]));
+            Optional<DeviceRoute> route = Optional.empty();
+            for (int run = 0; run < 8 && route.isEmpty(); run++) {
+                Relayout.copy(host, devTiled, DeviceRoute.MEASURE);
+                route = Relayout.measuredDeviceRoute(host, devTiled);
+            }
+            chosen = route.map(r -> r.name().toLowerCase(Locale.ROOT)).orElse("still measuring")
+                    + (n < (1L << 20) ? " (relayouts under 1 MiB are not measured)" : "");
+            long base = 2L * (plan.repetitions() + 1);
             bar.step(base, "device -> device");
             Timing.Sample[] b = Timing.alternate(() -> Relayout.copy(devRowMajor, devTiled), () -> devRowMajor.copyTo(devCopy),
                     plan, step -> bar.step(base + step + 1, "device -> device"));
@@ -92,6 +110,7 @@ final class DeviceBench {
         }
         out.print(table(results));
         out.println();
+        out.println("Relayout.copy host -> device chose by measuring its first runs: " + chosen + ".");
         out.println("device GB/s: bytes of the bf16 matrix per second (median); baseline: the OpenCL copy of the same bytes"
                 + " in the same run; ratio: device / baseline.");
         out.println("Targets: host -> device tiled >= 0.8 x clEnqueueWriteBuffer; device -> device T(8,128)(2,1) >= 0.5 x"

@@ -76,8 +76,10 @@ class BenchCommandTest {
             assertTrue(device > 0 && copy > 0, m.group());
             assertEquals(device / copy, Double.parseDouble(m.group(5)), 0.02 + 0.02 * device / copy, m.group());
         }
-        assertEquals(List.of("host_to_device_T8x128 clEnqueueWriteBuffer", "device_to_device_T8x128 clEnqueueCopyBuffer"),
+        assertEquals(List.of("host_to_device_T8x128_mapped clEnqueueWriteBuffer", "host_to_device_T8x128_staged clEnqueueWriteBuffer",
+                "device_to_device_T8x128 clEnqueueCopyBuffer"),
                 seen, out);
+        assertTrue(out.contains("Relayout.copy host -> device chose by measuring its first runs: mapped (relayouts under 1 MiB"), out);
         assertEquals(2, run("bench", "--device", "--case", "f32_3d_102").status());
     }
 
