@@ -67,20 +67,37 @@ public final class ConvertRules {
 
     private final List<Rule> rules;
     private final String only;
+    private final long memorySpace;
 
-    private ConvertRules(List<Rule> rules, String only) {
+    private ConvertRules(List<Rule> rules, String only, long memorySpace) {
         this.rules = List.copyOf(rules);
         this.only = only;
+        this.memorySpace = memorySpace;
     }
 
     /** {@return rules that write every tensor row-major in its own type} */
     public static ConvertRules all() {
-        return new ConvertRules(List.of(), null);
+        return new ConvertRules(List.of(), null, 0);
     }
 
     /** {@return these rules, writing only the tensor called {@code name}} */
     public ConvertRules only(String name) {
-        return new ConvertRules(rules, Objects.requireNonNull(name, "name"));
+        return new ConvertRules(rules, Objects.requireNonNull(name, "name"), memorySpace);
+    }
+
+    /**
+     * {@return these rules, every tensor whose layout names no memory space ({@code S(0)}, host
+     * memory) placed in memory space {@code S(memorySpace)} instead} This is how a whole checkpoint
+     * goes to a device ({@link TensorFiles#load}) without a memory space in every layout rule; a
+     * layout that names one keeps it. {@code 0} takes the setting back.
+     *
+     * @throws IllegalArgumentException if {@code memorySpace} is negative
+     */
+    public ConvertRules memorySpace(long memorySpace) {
+        if (memorySpace < 0) {
+            throw new IllegalArgumentException("memorySpace: " + memorySpace + " is negative");
+        }
+        return new ConvertRules(rules, only, memorySpace);
     }
 
     /** {@return the one tensor selected by {@link #only}, or null when every tensor is written} */
@@ -173,7 +190,7 @@ public final class ConvertRules {
     private ConvertRules add(Rule r) {
         List<Rule> l = new ArrayList<>(rules);
         l.add(r);
-        return new ConvertRules(l, only);
+        return new ConvertRules(l, only, memorySpace);
     }
 
     /** {@return true if the tensor called {@code name}, of shape {@code shape}, is written: {@link #only} allows it and no {@link #exclude} rule selects it} */
@@ -190,13 +207,20 @@ public final class ConvertRules {
     }
 
     /**
-     * {@return the shape the tensor {@code name} of shape {@code source} is written in}
+     * {@return the shape the tensor {@code name} of shape {@code source} is written in} A layout
+     * without a memory space gets the one {@link #memorySpace(long)} set.
      *
      * @throws IllegalArgumentException naming the tensor, if the selecting rule's layout does not
      *                                  fit it (another rank, a tile its type or dimensions do not
      *                                  allow) or a shape rule's dimensions differ from its own
      */
     public ArrayShape target(String name, ArrayShape source) {
+        ArrayShape s = ruled(name, source);
+        return memorySpace == 0 || s.layout().memorySpace() != 0 ? s
+                : s.withLayout(s.layout().withMemorySpace(memorySpace));
+    }
+
+    private ArrayShape ruled(String name, ArrayShape source) {
         Rule t = typeRule(name, source);
         ArrayShape plain = ArrayShape.of(t == null ? source.elementType() : t.type, source.dimensions());
         Rule r = layoutRule(name, source);

@@ -62,16 +62,7 @@ final class Converter {
                                          TensorFormat from, TensorFormat format, InputSizes inputs) throws IOException {
         try (Arena mapping = Arena.ofShared()) {
             TensorSource in = from.open(source, options.rawShape(), mapping);
-            List<TensorSource.Named> chosen = in.tensors().stream().filter(t -> rules.selects(t.name(), t.shape()))
-                    .toList();
-            if (chosen.isEmpty()) {
-                throw new TensorFormatException(source + (in.tensors().isEmpty() ? ": has no tensor"
-                        : rules.selected() == null ? ": the rules exclude every tensor"
-                        : ": no tensor '" + rules.selected() + "'" + (in.tensors().stream()
-                        .anyMatch(t -> t.name().equals(rules.selected())) ? " that the rules do not exclude" : "")
-                        + " (it has " + HeaderText.some(in.tensors().stream().map(TensorSource.Named::name).toList())
-                        + ")"));
-            }
+            List<TensorSource.Named> chosen = chosen(source, in, rules);
             if (format.holdsOneTensor() && chosen.size() != 1) {
                 throw new IllegalArgumentException("target: " + target + " (" + format + ") holds one tensor and "
                         + source + " has " + chosen.size() + " "
@@ -137,8 +128,26 @@ final class Converter {
         }
     }
 
+    /**
+     * {@return the tensors of {@code in} that the rules select, in file order}
+     *
+     * @throws TensorFormatException if there is none, saying why
+     */
+    static List<TensorSource.Named> chosen(Path source, TensorSource in, ConvertRules rules) throws TensorFormatException {
+        List<TensorSource.Named> chosen = in.tensors().stream().filter(t -> rules.selects(t.name(), t.shape())).toList();
+        if (chosen.isEmpty()) {
+            throw new TensorFormatException(source + (in.tensors().isEmpty() ? ": has no tensor"
+                    : rules.selected() == null ? ": the rules exclude every tensor"
+                    : ": no tensor '" + rules.selected() + "'" + (in.tensors().stream()
+                    .anyMatch(t -> t.name().equals(rules.selected())) ? " that the rules do not exclude" : "")
+                    + " (it has " + HeaderText.some(in.tensors().stream().map(TensorSource.Named::name).toList())
+                    + ")"));
+        }
+        return chosen;
+    }
+
     /** {@return the shape the rules give tensor {@code t}} @throws IllegalArgumentException if it cannot be read or the rules do not fit it */
-    private static ArrayShape target(TensorSource.Named t, ConvertRules rules) {
+    static ArrayShape target(TensorSource.Named t, ConvertRules rules) {
         if (t.quantized() != null && t.quantized().type().quantBlock() == null) {
             throw new UnsupportedTensorException(t.name(), "tensor '" + t.name() + "' is GGUF " + t.quantized().type()
                     + ", which Tegula does not dequantize");

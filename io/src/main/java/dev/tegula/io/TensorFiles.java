@@ -13,6 +13,10 @@ import dev.tegula.vector.Relayout;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -85,6 +89,68 @@ public final class TensorFiles {
                         + source.shape());
             }
             return into(source, Array.allocate(arena, target));
+        }
+    }
+
+    /**
+     * {@return every tensor of {@code source} that {@code rules} select, each read into a new array
+     * of the shape the rules give it, allocated from {@code arena}} The input is any that
+     * {@link #convert} reads (a safetensors, NumPy or GGUF file, a checkpoint, a directory of NumPy
+     * files, or a raw buffer with {@link ConvertOptions#rawShape()}), opened and parsed once. Each
+     * tensor is read, converted and laid out in one pass from the file's mapping, as
+     * {@link #readAs(Path, String, ArrayShape, Arena)} does: a layout in a device's memory space
+     * ({@code S(n)}) gives a device array, laid out straight into a write mapping of its buffer, and a
+     * GGUF block-quantized tensor is dequantized into it. Of {@code options}, only the raw shape and
+     * {@link ConvertOptions#skipUnsupported()} apply.
+     *
+     * <p>On an exception, the arrays already loaded stay allocated in {@code arena} until it closes.
+     * The calling thread does the work; {@code arena} must allow it.
+     *
+     * @throws TensorFormatException      if the input is malformed or has no tensor the rules select
+     * @throws UnsupportedTensorException if a selected tensor is of a type Tegula does not read and
+     *                                    {@code skipUnsupported} is false
+     * @throws IllegalArgumentException   if a rule does not fit a tensor (and {@code skipUnsupported}
+     *                                    is false), or a tensor is too large for its device
+     * @throws IOException                if a file cannot be read
+     */
+    public static LoadReport load(Path source, ConvertRules rules, ConvertOptions options, Arena arena)
+            throws IOException {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(rules, "rules");
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(arena, "arena");
+        TensorFormat format = TensorFormat.ofSource(source, options.rawShape());
+        try (Arena mapping = Arena.ofConfined()) {
+            TensorSource in = format.open(source, options.rawShape(), mapping);
+            List<TensorSource.Named> chosen = Converter.chosen(source, in, rules);
+            Map<String, Array> loaded = new LinkedHashMap<>();
+            List<ConvertReport.Skipped> skipped = new ArrayList<>();
+            for (TensorSource.Named t : chosen) {
+                ArrayShape target;
+                try {
+                    target = Converter.target(t, rules);
+                } catch (IllegalArgumentException e) {
+                    if (!options.skipUnsupported()) {
+                        throw e;
+                    }
+                    skipped.add(new ConvertReport.Skipped(t.name(), e.getMessage()));
+                    continue;
+                }
+                Array out = Array.allocate(arena, target);
+                if (t.quantized() != null) {
+                    try (MappedArray m = out.map(MapMode.WRITE)) {
+                        t.quantized().readInto(m.array(), null, 1);
+                    }
+                } else {
+                    into(t.array(), out);
+                }
+                loaded.put(t.name(), out);
+            }
+            if (loaded.isEmpty()) {
+                throw new IllegalArgumentException(source + ": no tensor can be read as the rules ask, so none is: "
+                        + skipped.getFirst().reason());
+            }
+            return new LoadReport(loaded, skipped, rules.unused(in.tensors(), chosen));
         }
     }
 

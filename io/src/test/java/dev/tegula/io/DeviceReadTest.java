@@ -172,4 +172,56 @@ class DeviceReadTest {
             }
         }
     }
+
+    @Test
+    void loadReadsEverySelectedTensorOfAFileIntoDeviceTilesOnce() throws IOException {
+        MemorySpaces.register(device);
+        Path file = dir.resolve("m.safetensors");
+        try (Arena a = Arena.ofConfined()) {
+            Array w = weights(a);
+            Array bias = Array.allocate(a, ArrayShape.parse("f32[256]"));
+            bias.fill(0.25);
+            SafeTensors.write(Map.of("layer.weight", w, "layer.bias", bias, "skip.weight", w), file);
+            ConvertRules rules = ConvertRules.all().exclude("skip.*")
+                    .layout("rank2:*", "{1,0:T(8,128)S(" + SPACE + ")}").layout("rank1:*", "{0:S(" + SPACE + ")}")
+                    .layout("nothing.matches", "{1,0}");
+            LoadReport r = TensorFiles.load(file, rules, ConvertOptions.defaults(), a);
+            assertEquals(java.util.Set.of("layer.weight", "layer.bias"), r.tensors().keySet());
+            assertEquals(1, r.unusedRules().size(), r.unusedRules().toString());
+            assertEquals(0, device.bytesFromDevice.get(), "every mapping was for writing: nothing read back");
+            assertEquals(0, device.copies.get());
+            Array dw = r.tensors().get("layer.weight");
+            assertEquals("f32[16,256]{1,0:T(8,128)S(" + SPACE + ")}", dw.shape().toString());
+            assertEquals(dw.shape().bufferSize() + 256 * 4, r.bytes());
+            try (MappedArray m = dw.map(MapMode.READ); MappedArray b = r.tensors().get("layer.bias").map(MapMode.READ)) {
+                assertTrue(m.array().contentEquals(w));
+                assertTrue(b.array().contentEquals(bias));
+            }
+        }
+    }
+
+    @Test
+    void loadDequantizesGgufBlocksIntoDeviceTilesAndSkipsWhatItCannotRead() throws IOException {
+        MemorySpaces.register(device);
+        Path file = dir.resolve("q.gguf");
+        try (Arena a = Arena.ofConfined()) {
+            Array w = weights(a);
+            Gguf.writer().tensor("q", w, GgufType.Q8_0).tensor("p", w, GgufType.F32).write(file);
+            ConvertRules rules = ConvertRules.all().layout("q", "{1,0:T(8,128)S(" + SPACE + ")}")
+                    .layout("p", "{1,0,2}");                          // the wrong rank: cannot be read so
+            LoadReport r = TensorFiles.load(file, rules, ConvertOptions.defaults().withSkipUnsupported(true), a);
+            assertEquals(java.util.Set.of("q"), r.tensors().keySet());
+            assertEquals("p", r.skipped().getFirst().name());
+            Array host = Gguf.readAs(file, "q", ArrayShape.parse("f32[16,256]{1,0:T(8,128)}"), a);
+            try (MappedArray m = r.tensors().get("q").map(MapMode.READ)) {
+                assertEquals(-1, host.byteSpan().mismatch(m.array().byteSpan()), "the same tiles, bit for bit");
+            }
+            var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> TensorFiles.load(file, rules, ConvertOptions.defaults(), a));
+            assertTrue(e.getMessage().contains("{1,0,2}"), e.getMessage());
+            var none = org.junit.jupiter.api.Assertions.assertThrows(TensorFormatException.class,
+                    () -> TensorFiles.load(file, ConvertRules.all().only("absent"), ConvertOptions.defaults(), a));
+            assertTrue(none.getMessage().contains("no tensor 'absent'"), none.getMessage());
+        }
+    }
 }

@@ -16,12 +16,15 @@ import dev.tegula.io.ConvertOptions;
 import dev.tegula.io.ConvertReport;
 import dev.tegula.io.ConvertRules;
 import dev.tegula.io.F16Overflow;
+import dev.tegula.io.LoadReport;
 import dev.tegula.io.F16OverflowException;
 import dev.tegula.io.TensorFiles;
 import dev.tegula.io.TensorFormat;
 import dev.tegula.io.TensorFormatException;
 import dev.tegula.io.UnsupportedTensorException;
+import dev.tegula.opencl.OpenCLMemory;
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.io.PrintWriter;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -51,7 +54,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         customSynopsis = "tegula convert [-hV] IN [--tensor=NAME] [--layout=[GLOB=]LAYOUT]... [--type=[GLOB=]TYPE]..."
                 + " [--exclude=GLOB]... [--skip-unsupported] [--shape=SHAPE] [--f16-overflow=RULE] [--memory=SIZE]"
-                + " [--progress=WHEN] [--stats] --out=OUT",   // IN first, as it is typed; HelpLayout wraps it
+                + " [--progress=WHEN] [--stats] (--out=OUT | --to-device)",   // IN first, as it is typed; HelpLayout wraps it
         versionProvider = VersionProvider.class,
         description = {"Convert tensor files and whole checkpoints into layouts and types, file to file.",
                 "IN is a checkpoint (a directory of safetensors shards and their index, as Hugging Face tools save"
@@ -135,20 +138,34 @@ public final class ConvertCommand implements Callable<Integer> {
             + " the source's pages were read: 1.0 is once), seconds")
     boolean stats;
 
-    @Option(names = "--out", paramLabel = "OUT", required = true,
+    @Option(names = "--out", paramLabel = "OUT",
             description = "where to write: OUT.npy, OUT.safetensors, a directory (from a checkpoint: a checkpoint),"
                     + " or a raw buffer")
     String out;
+
+    @Option(names = "--to-device",
+            description = "instead of writing OUT, read the tensors into the memory of the OpenCL device that serves"
+                    + " S(1) (-Dtegula.opencl.memorySpace=N: S(N)), each in the layout and type its rules give it and"
+                    + " every layout without S(n) in the device's memory space; GGUF blocks are dequantized into the"
+                    + " device buffers. Prints what was loaded, then the bytes, the device and the time")
+    boolean toDevice;
 
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
         Path made = null;
         try {
-            Path target = FileErrors.path("--out", out);
+            if ((out == null) == !toDevice) {
+                throw new BadInputException(out == null ? "give --out OUT (where to write) or --to-device"
+                        : "--out and --to-device: give one of them, not both");
+            }
             ArrayShape raw = rawShape();
             checkTensorOption(raw);
             ConvertRules rules = rules();
+            if (toDevice) {
+                return toDevice(rules, ConvertOptions.defaults().withRawShape(raw).withSkipUnsupported(skipUnsupported));
+            }
+            Path target = FileErrors.path("--out", out);
             if ((out.endsWith("/") || out.endsWith(java.io.File.separator)) && !Files.isDirectory(target)) {
                 Files.createDirectories(target);
                 made = target;
@@ -250,6 +267,40 @@ public final class ConvertCommand implements Callable<Integer> {
         } finally {
             removeIfEmpty(made);
         }
+    }
+
+    /** Reads the tensors into device memory ({@code --to-device}) and says what was loaded, where and how fast. */
+    private int toDevice(ConvertRules rules, ConvertOptions options) throws IOException {
+        long space = Long.getLong(OpenCLMemory.MEMORY_SPACE_PROPERTY, 1);
+        OpenCLMemory cl = OpenCLMemory.forMemorySpace(space);
+        if (cl == null) {
+            throw new BadInputException("--to-device: no OpenCL device serves S(" + space + "): "
+                    + TerminalText.of(String.valueOf(new OpenCLMemory(space, null).unavailableReason())));
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter o = spec.commandLine().getOut();
+        String self = spec.qualifiedName();
+        long start = System.nanoTime();
+        try (Arena arena = Arena.ofConfined()) {
+            LoadReport report = TensorFiles.load(in, rules.memorySpace(space), options, arena);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            for (String rule : report.unusedRules()) {
+                err.println(self + ": warning: the rule " + TerminalText.message(rule));
+            }
+            for (ConvertReport.Skipped t : report.skipped()) {
+                err.println(self + ": skipped: " + TerminalText.message(t.reason()));
+            }
+            err.flush();
+            for (var t : report.tensors().entrySet()) {
+                o.println(TerminalText.of(t.getKey()) + " " + t.getValue().shape());
+            }
+            int n = report.tensors().size();
+            o.println(String.format(Locale.ROOT, "loaded %d tensor%s (%s) into %s in %.3f s (%.3g GB/s)", n,
+                    n == 1 ? "" : "s", ByteCounts.whole(report.bytes()), TerminalText.of(cl.device().info().label()),
+                    seconds, report.bytes() / Math.max(seconds, 1e-9) / 1e9));
+            o.flush();
+        }
+        return ExitStatus.OK;
     }
 
     /** {@return the one line that names the temporaries an interrupted convert left, which this one removed} */
