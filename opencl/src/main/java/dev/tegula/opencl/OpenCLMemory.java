@@ -9,6 +9,10 @@ import dev.tegula.ffm.MemorySpaceProvider;
 import dev.tegula.ffm.MemorySpaces;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -170,6 +174,7 @@ public final class OpenCLMemory implements MemorySpaceProvider {
         MemorySegment lifetime;
         try {
             lifetime = MemorySegment.NULL.reinterpret(0, arena, s -> {
+                unmapAll(mem);
                 liveBuffers.decrementAndGet();
                 CL.releaseMem(mem);
             });
@@ -180,6 +185,26 @@ public final class OpenCLMemory implements MemorySpaceProvider {
         liveBuffers.incrementAndGet();
         return DeviceBuffer.of(this, mem, byteSize, lifetime);
     }
+
+    /**
+     * Unmaps every mapping of buffer {@code mem} still open, as its arena closes: each mapping's host
+     * segment is closed first (a later access throws {@link IllegalStateException}), then its unmap
+     * is enqueued and awaited, so the buffer is released unmapped.
+     */
+    private void unmapAll(long mem) {
+        Set<Runnable> open = openMappings.remove(mem);
+        if (open != null) {
+            for (Runnable r : open) {
+                r.run();
+            }
+        }
+    }
+
+    /** A mapping's states: open, unmapped by its owner, unmapped as its buffer's arena closed. */
+    private static final int MAPPED = 0, UNMAPPED = 1, UNMAPPED_WITH_ARENA = 2;
+
+    /** Per buffer handle, what unmaps each of its open mappings. */
+    private final Map<Long, Set<Runnable>> openMappings = new ConcurrentHashMap<>();
 
     private long mem(DeviceBuffer b) {
         b.checkAccess();
@@ -265,9 +290,17 @@ public final class OpenCLMemory implements MemorySpaceProvider {
         maps.incrementAndGet();
         Arena mapping = Arena.ofShared();
         MemorySegment host = MemorySegment.ofAddress(ptr).reinterpret(size, mapping, null);
+        AtomicInteger state = new AtomicInteger(MAPPED);
+        Set<Runnable> open = openMappings.computeIfAbsent(mem, k -> ConcurrentHashMap.newKeySet());
+        Runnable closedWithArena = () -> {
+            if (state.compareAndSet(MAPPED, UNMAPPED_WITH_ARENA)) {
+                mapping.close();
+                new EventCompletion(CL.enqueueUnmap(d.queue, mem, ptr), "the unmap of " + buffer + " as its arena closed",
+                        null).await();
+            }
+        };
+        open.add(closedWithArena);
         return new Mapping() {
-            private boolean done;
-
             @Override
             public MemorySegment segment() {
                 return host;
@@ -275,10 +308,13 @@ public final class OpenCLMemory implements MemorySpaceProvider {
 
             @Override
             public Completion unmap() {
-                if (done) {
+                if (!state.compareAndSet(MAPPED, UNMAPPED)) {
+                    if (state.get() == UNMAPPED_WITH_ARENA) {
+                        return Completion.DONE;            // unmapped when the buffer's arena closed
+                    }
                     throw new IllegalStateException("the mapping of " + buffer + " is unmapped already");
                 }
-                done = true;
+                open.remove(closedWithArena);
                 mapping.close();
                 long ev = CL.enqueueUnmap(d.queue, mem, ptr);
                 return new EventCompletion(ev, "the unmap of " + buffer, null);

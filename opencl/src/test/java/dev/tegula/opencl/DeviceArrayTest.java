@@ -45,6 +45,35 @@ class DeviceArrayTest {
     }
 
     @Test
+    void mappingsStillOpenWhenTheArenaClosesAreUnmappedBeforeTheBufferIsReleased() {
+        long mem;
+        MappedArray whole;
+        MappedArray part;
+        try (Arena a = Arena.ofConfined()) {
+            Array dev = Array.allocate(a, ArrayShape.parse("f32[16,32]{1,0:S(1)}"));
+            mem = dev.deviceBuffer().handle();
+            CL.retainMem(mem);                       // the test's own reference keeps the object readable
+            whole = dev.map(MapMode.READ_WRITE);
+            part = dev.slice(0, 8, 16).map(MapMode.READ);
+            whole.array().setFloat(0, 0, 1.5f);
+            assertEquals(2, CL.memLong(mem, CL.CL_MEM_MAP_COUNT), "two mappings open");
+            try (MappedArray closedByItsOwner = dev.map(MapMode.READ)) {
+                assertEquals(1.5f, closedByItsOwner.array().getFloat(0, 0));
+            }
+        }
+        try {
+            assertEquals(0, CL.memLong(mem, CL.CL_MEM_MAP_COUNT), "closing the arena unmapped both");
+            assertEquals(1, CL.referenceCount(mem), "and then released the buffer");
+            assertThrows(IllegalStateException.class, () -> whole.array().getFloat(0, 0));
+            assertThrows(IllegalStateException.class, () -> part.array().getFloat(0, 0));
+            whole.close();                           // nothing left to unmap: no error, nothing enqueued
+            part.close();
+        } finally {
+            CL.releaseMem(mem);
+        }
+    }
+
+    @Test
     void useAfterTheArenaClosedFailsAsForAHostArray() {
         Array dev;
         Array host;
