@@ -27,6 +27,8 @@ import java.nio.file.Path;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import dev.tegula.ffm.Runs;
+import dev.tegula.ffm.MapMode;
+import dev.tegula.ffm.MappedArray;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
@@ -68,6 +70,29 @@ class GuideExamplesTest {
             // tag::readme[]
         }
         // end::readme[]
+    }
+
+    @Test
+    void devices(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        Path file = dir.resolve("w.safetensors");
+        try (Arena setup = Arena.ofConfined()) {
+            Array v = Array.allocate(setup, ArrayShape.parse("bf16[16,256]"));
+            for (long i = 0; i < 16; i++) {
+                for (long j = 0; j < 256; j++) {
+                    v.setFloat(i, j, i - j / 4f);
+                }
+            }
+            dev.tegula.io.safetensors.SafeTensors.write(java.util.Map.of("w", v), file);
+        }
+        // tag::devices[]
+        float x;
+        try (Arena arena = Arena.ofConfined()) {
+            Array w = TensorFiles.readAs(file, "w", Layout.parse("{1,0:T(8,128)(2,1)S(1)}"), arena); // into a device buffer
+            Array t = Relayout.to(w, Layout.parse("{0,1:S(1)}"), arena);     // device to device: a generated kernel
+            try (MappedArray m = t.map(MapMode.READ)) { x = m.array().getFloat(3, 8); }              // no copy on PoCL
+        }                                                                     // the buffers are released here, once
+        // end::devices[]
+        assertEquals(1f, x);
     }
 
     @Test
