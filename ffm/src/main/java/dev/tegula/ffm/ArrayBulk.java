@@ -153,7 +153,7 @@ final class ArrayBulk {
     // type, or its unsigned twin when the array has that type). Where the array's elements lie in
     // row-major order in consecutive slots of that type, a bulk method is one MemorySegment.copy;
     // otherwise it is a relayout between the array and the heap segment, through the relayout engine
-    // when module vector provides it and the engine's conversion is the accessors' (Engine.converts),
+    // when module vector provides it and the engine's conversion is the accessors' (BulkCopier.converts),
     // else an element walk through the accessors.
 
     /** The Java array types of the bulk methods: the element type a heap segment of each holds. */
@@ -291,34 +291,14 @@ final class ArrayBulk {
         };
     }
 
-    /**
-     * The relayout engine where module vector provides it, for the conversions in which it computes what
-     * the accessors do: same types; integers to integers (both through {@code long}, keeping the low
-     * bits); floats to floats (widening is exact, narrowing rounds once to nearest even); integers of at
-     * most 32 bits to f32 and f64 (exact in {@code double}, then one rounding). Not: complex, pred, floats
-     * to integers (the accessors' Java casts saturate), 64-bit integers to floats (the engine goes through
-     * {@code double} and could round twice).
-     */
+    /** The relayout engine where module vector provides it, for the conversions it says it computes as the accessors do. */
     static final class Engine {
         private Engine() {
         }
 
         static BulkCopier forPair(ElementType from, ElementType to) {
             BulkCopier engine = BulkCopier.installed();
-            return engine != null && from != null && to != null && converts(from, to) ? engine : null;
-        }
-
-        static boolean converts(ElementType from, ElementType to) {
-            if (from == to) {
-                return true;
-            }
-            if (from.isComplex() || to.isComplex() || from.isPred() || to.isPred()) {
-                return false;
-            }
-            if (from.isIntegral() && to.isIntegral() || from.isFloating() && to.isFloating()) {
-                return true;
-            }
-            return from.isIntegral() && from.bitWidth() <= 32 && (to == ElementType.F32 || to == ElementType.F64);
+            return engine != null && from != null && to != null && engine.converts(from, to) ? engine : null;
         }
     }
 

@@ -10,6 +10,7 @@ import dev.tegula.core.ArrayShape;
 import dev.tegula.core.ElementType;
 import dev.tegula.core.Layout;
 import dev.tegula.ffm.Array;
+import dev.tegula.vector.bulk.EngineBulkCopier;
 import dev.tegula.ffm.internal.BulkCopier;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;

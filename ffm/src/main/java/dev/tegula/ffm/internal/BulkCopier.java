@@ -1,5 +1,6 @@
 package dev.tegula.ffm.internal;
 
+import dev.tegula.core.ElementType;
 import dev.tegula.ffm.Array;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
@@ -22,6 +23,14 @@ public interface BulkCopier {
      * @throws UnsupportedOperationException if {@code dst} is read-only
      */
     void copy(Array src, Array dst);
+
+    /**
+     * {@return true if {@link #copy} converts {@code from} into {@code to} exactly as the typed
+     * accessors ({@code getFloat}, {@code setLong}, ...) do, element by element} The bulk methods
+     * use the engine only for those pairs and walk the elements for the others, so that a bulk
+     * method and a loop of accessors always give the same values.
+     */
+    boolean converts(ElementType from, ElementType to);
 
     /**
      * {@return the provider found on the module or class path, loaded once; null if there is none or it
