@@ -6,13 +6,16 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * The probe of the two store bandwidths the estimate compares: a block that sits in the caches
- * written out to a destination in memory with plain stores (row by row with
- * {@link MemorySegment#copy}, as a staged transpose copies its block out) and with streaming stores
- * ({@link StreamStores#copy2d}). The block is {@link #BLOCK_ROWS} rows of {@link #ROW_BYTES} bytes;
- * the destination {@link #DESTINATION_BYTES}, the smallest the estimate streams, written whole
- * each pass, so most of its lines leave the caches before the next pass. After a few untimed passes
- * over a part of it (so that the loops run compiled), each way runs twice, in turn, and keeps its
- * faster pass. Stateless; thread-safe.
+ * written out to a destination in memory with plain stores ({@link MemorySegment#copy}, as a
+ * staged transpose copies its block out) and with streaming stores ({@link StreamStores#copy2d}).
+ * The block is {@link #BLOCK_ROWS} rows of {@link #ROW_BYTES} bytes; the destination
+ * {@link #DESTINATION_BYTES}, the smallest the estimate streams, written whole each pass, so most of
+ * its lines leave the caches before the next pass. Each pass copies the block out whole, one call
+ * per block (the copying is the JDK's and the routine's own code, fast from the first call: no
+ * loop of the probe's waits for the JIT). Each way runs {@link #PASSES} times, in turn, streaming
+ * first (its stores take the destination's lines out of the caches, so the plain pass after it
+ * finds none there), and keeps its faster pass: the very first pass also takes the page faults of
+ * the destination's first touch (it is not filled first), so the second pass of that way counts. Some tens of megabytes written, once per JVM. Stateless; thread-safe.
  */
 public final class StoreProbe {
     private StoreProbe() {
@@ -26,9 +29,6 @@ public final class StoreProbe {
     public static final long DESTINATION_BYTES = 32L << 20;
     /** Passes of each way. */
     static final int PASSES = 2;
-    /** Bytes of the destination the untimed passes write first, and how many there are. */
-    static final long WARM_BYTES = 4L << 20;
-    static final int WARM_PASSES = 2;
 
     /**
      * {@return the bytes per nanosecond written with plain stores and with streaming stores (0 where
@@ -42,23 +42,16 @@ public final class StoreProbe {
             for (long i = 0; i < block; i += 8) {
                 src.set(java.lang.foreign.ValueLayout.JAVA_LONG, i, i * 0x9E3779B97F4A7C15L);
             }
-            dst.fill((byte) 1);   // pages of its own before any timing
-            MemorySegment warm = dst.asSlice(0, WARM_BYTES);
-            for (int p = 0; p < WARM_PASSES; p++) {   // the loops compiled before they are timed
-                pass(src, warm, false);
-                if (StreamStores.available()) {
-                    pass(src, warm, true);
-                }
-            }
+            boolean streams = StreamStores.available();
             long plain = Long.MAX_VALUE;
             long streamed = Long.MAX_VALUE;
             for (int p = 0; p < PASSES; p++) {
-                plain = Math.min(plain, pass(src, dst, false));
-                if (StreamStores.available()) {
+                if (streams) {
                     streamed = Math.min(streamed, pass(src, dst, true));
                 }
+                plain = Math.min(plain, pass(src, dst, false));
             }
-            return new double[] {rate(plain), StreamStores.available() ? rate(streamed) : 0};
+            return new double[] {rate(plain), streams ? rate(streamed) : 0};
         }
     }
 
@@ -68,11 +61,9 @@ public final class StoreProbe {
         long t0 = System.nanoTime();
         for (long at = 0; at + block <= dst.byteSize(); at += block) {
             if (streaming) {
-                StreamStores.copy2d(src, 0, ROW_BYTES, dst, at, ROW_BYTES, BLOCK_ROWS, ROW_BYTES);
+                StreamStores.copy2d(src, 0, block, dst, at, block, 1, block);
             } else {
-                for (long r = 0; r < BLOCK_ROWS; r++) {
-                    MemorySegment.copy(src, r * ROW_BYTES, dst, at + r * ROW_BYTES, ROW_BYTES);
-                }
+                MemorySegment.copy(src, 0, dst, at, block);
             }
         }
         return Math.max(1, System.nanoTime() - t0);
