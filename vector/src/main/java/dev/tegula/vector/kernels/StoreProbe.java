@@ -10,12 +10,14 @@ import java.lang.foreign.MemorySegment;
  * staged transpose copies its block out) and with streaming stores ({@link StreamStores#copy2d}).
  * The block is {@link #BLOCK_ROWS} rows of {@link #ROW_BYTES} bytes; the destination
  * {@link #DESTINATION_BYTES}, the smallest the estimate streams, written whole each pass, so most of
- * its lines leave the caches before the next pass. Each pass copies the block out whole, one call
- * per block (the copying is the JDK's and the routine's own code, fast from the first call: no
- * loop of the probe's waits for the JIT). Each way runs {@link #PASSES} times, in turn, streaming
+ * its lines leave the caches before the next pass. Each pass copies the block out whole, one JDK
+ * copy per block or one call of the routine per {@link #UNIT_BLOCKS} blocks (the copying is the
+ * JDK's and the routine's own code, fast from the first call: no loop of the probe's waits for
+ * the JIT). Each way runs {@link #PASSES} times, in turn, streaming
  * first (its stores take the destination's lines out of the caches, so the plain pass after it
- * finds none there), and keeps its faster pass: the very first pass also takes the page faults of
- * the destination's first touch (it is not filled first), so the second pass of that way counts. Some tens of megabytes written, once per JVM. Stateless; thread-safe.
+ * finds none there). Each unit of {@link #UNIT_BLOCKS} blocks is timed, and each way's bandwidth is
+ * that of its units' fastest writes: the very first pass also takes the page faults of the destination's first touch
+ * (it is not filled first), and a pass the scheduler cut into loses only the blocks it was cut in. Some tens of megabytes written, once per JVM. Stateless; thread-safe.
  */
 public final class StoreProbe {
     private StoreProbe() {
@@ -27,6 +29,12 @@ public final class StoreProbe {
     static final long BLOCK_ROWS = 64;
     /** Bytes of the destination each pass writes. */
     public static final long DESTINATION_BYTES = 32L << 20;
+    /**
+     * Blocks of each timed unit: written with one call of the streaming routine (the block read again
+     * for each), so the cost of a call, high while the JIT has not compiled the call's path, is
+     * shared by a MiB of stores.
+     */
+    static final int UNIT_BLOCKS = 8;
     /** Passes of each way. */
     static final int PASSES = 2;
 
@@ -43,33 +51,54 @@ public final class StoreProbe {
                 src.set(java.lang.foreign.ValueLayout.JAVA_LONG, i, i * 0x9E3779B97F4A7C15L);
             }
             boolean streams = StreamStores.available();
-            long plain = Long.MAX_VALUE;
-            long streamed = Long.MAX_VALUE;
+            long[] plain = unrun(dst);
+            long[] streamed = unrun(dst);
             for (int p = 0; p < PASSES; p++) {
                 if (streams) {
-                    streamed = Math.min(streamed, pass(src, dst, true));
+                    pass(src, dst, true, streamed);
                 }
-                plain = Math.min(plain, pass(src, dst, false));
+                pass(src, dst, false, plain);
             }
             return new double[] {rate(plain), streams ? rate(streamed) : 0};
         }
     }
 
-    /** {@return nanoseconds to write the whole destination once, block by block} */
-    private static long pass(MemorySegment src, MemorySegment dst, boolean streaming) {
-        long block = ROW_BYTES * BLOCK_ROWS;
-        long t0 = System.nanoTime();
-        for (long at = 0; at + block <= dst.byteSize(); at += block) {
-            if (streaming) {
-                StreamStores.copy2d(src, 0, block, dst, at, block, 1, block);
-            } else {
-                MemorySegment.copy(src, 0, dst, at, block);
-            }
-        }
-        return Math.max(1, System.nanoTime() - t0);
+    /** {@return one time per block of the destination, each longer than any run} */
+    private static long[] unrun(MemorySegment dst) {
+        long[] t = new long[(int) (dst.byteSize() / (ROW_BYTES * BLOCK_ROWS * UNIT_BLOCKS))];
+        java.util.Arrays.fill(t, Long.MAX_VALUE);
+        return t;
     }
 
-    private static double rate(long nanos) {
-        return Math.round(100.0 * DESTINATION_BYTES / nanos) / 100.0;
+    /**
+     * Writes the whole destination once, block by block, keeping in {@code best} each unit's
+     * ({@link #UNIT_BLOCKS} blocks) fastest write so far: a pass the scheduler cut into (on a
+     * loaded machine) loses only the units it was cut in, which another pass wrote at speed.
+     */
+    private static void pass(MemorySegment src, MemorySegment dst, boolean streaming, long[] best) {
+        long block = ROW_BYTES * BLOCK_ROWS;
+        long t0 = System.nanoTime();
+        for (int i = 0; i < best.length; i++) {
+            long at = i * block * UNIT_BLOCKS;
+            if (streaming) {
+                StreamStores.copy2d(src, 0, 0, dst, at, block, UNIT_BLOCKS, block);
+            } else {
+                for (int k = 0; k < UNIT_BLOCKS; k++) {
+                    MemorySegment.copy(src, 0, dst, at + k * block, block);
+                }
+            }
+            long t1 = System.nanoTime();
+            best[i] = Math.min(best[i], t1 - t0);
+            t0 = t1;
+        }
+    }
+
+    /** {@return bytes per nanosecond of the blocks' fastest writes, summed} */
+    private static double rate(long[] best) {
+        long nanos = 0;
+        for (long t : best) {
+            nanos += t;
+        }
+        return Math.round(100.0 * best.length * ROW_BYTES * BLOCK_ROWS * UNIT_BLOCKS / Math.max(1, nanos)) / 100.0;
     }
 }
