@@ -1,6 +1,7 @@
 package dev.tegula.vector;
 
 import dev.tegula.vector.plan.Estimate;
+import dev.tegula.vector.plan.Pages;
 import dev.tegula.vector.plan.PlanRequest;
 import dev.tegula.vector.plan.Planner;
 import dev.tegula.ffm.internal.ThreadAccess;
@@ -16,7 +17,9 @@ import java.util.concurrent.ExecutorService;
 
 /**
  * Relayout plans kept for reuse, by relayout (source and destination shapes, the strides of either
- * side that is a strided view), planning mode and thread count: the least recently used leave first
+ * side that is a strided view), planning mode, thread count and, for plans that measure or recall
+ * measured walks, the pages under the buffers (huge or 4 KiB: a walk timed on one need not be the
+ * fastest on the other): the least recently used leave first
  * once {@link #capacity()} are held. {@link Relayout}'s entry points share one ({@link Relayout#plans()});
  * a caller may own others, of any size, with their own {@link Wisdom}.
  *
@@ -40,7 +43,15 @@ public final class PlanCache {
     private final Map<Key, RelayoutPlan> plans;
 
     private record Key(ArrayShape from, ArrayShape to, List<Long> srcStrides, List<Long> dstStrides, Planning planning,
-                       int threads) {
+                       int threads, String pages) {
+    }
+
+    /**
+     * {@return the pages a plan of this planning is kept by: those of the buffers where it measures or
+     * recalls measured walks, null (any) where it plans by rule}
+     */
+    private static String pagesFor(Planning planning, String pages) {
+        return planning == Planning.ESTIMATE ? null : pages;
     }
 
     /**
@@ -180,18 +191,20 @@ public final class PlanCache {
     /**
      * {@return the plan from {@code from} to {@code to} chosen by {@code planning} for {@code threads}
      * threads}, made and kept if absent. Measuring here times candidates on buffers it allocates
-     * for the purpose (of both shapes, freed before it returns) and, for more than one thread, on
-     * threads of its own.
+     * for the purpose (of both shapes, freed before it returns) as {@link dev.tegula.ffm.HostMemory}
+     * allocates arrays now (huge pages or not, as its property says), and, for more than one thread,
+     * on threads of its own; the plan is kept for those pages.
      *
      * @throws IllegalArgumentException if the shapes cannot be relayouted into each other, or
      *                                  {@code threads} is not positive
      */
     public RelayoutPlan plan(ArrayShape from, ArrayShape to, Planning planning, int threads) {
         Objects.requireNonNull(planning, "planning");
-        Key key = new Key(from, to, null, null, planning, threads);
+        String pages = Pages.ofAllocation(from.bufferSize(), to.bufferSize());
+        Key key = new Key(from, to, null, null, planning, threads, pagesFor(planning, pages));
         RelayoutPlan p = get(key);
         if (p == null) {
-            p = make(from, to, null, null, planning, threads, null, null, null);
+            p = make(from, to, null, null, planning, threads, null, null, null, pages);
             put(key, p);
         }
         return p;
@@ -220,7 +233,8 @@ public final class PlanCache {
         Objects.requireNonNull(planning, "planning");
         long[] s = src.isDense() ? null : src.slotStrides();
         long[] d = dst.isDense() ? null : dst.slotStrides();
-        Key key = new Key(src.shape(), dst.shape(), boxed(s), boxed(d), planning, threads);
+        String pages = Pages.of(src.segment(), dst.segment());
+        Key key = new Key(src.shape(), dst.shape(), boxed(s), boxed(d), planning, threads, pagesFor(planning, pages));
         RelayoutPlan p = get(key);
         if (p == null) {
             Planning resolved = planning.resolve(Math.max(src.shape().bufferSize(), dst.shape().bufferSize()));
@@ -235,7 +249,7 @@ public final class PlanCache {
                 ss = s == null ? src.segment() : src.segment().asSlice(src.slotOffset() * (src.shape().slotBits() / 8));
                 ds = d == null ? dst.segment() : dst.segment().asSlice(dst.slotOffset() * (dst.shape().slotBits() / 8));
             }
-            p = make(src.shape(), dst.shape(), s, d, planning, threads, ss, ds, executor);
+            p = make(src.shape(), dst.shape(), s, d, planning, threads, ss, ds, executor, pages);
             put(key, p);
         }
         return p;
@@ -243,11 +257,12 @@ public final class PlanCache {
 
     /** {@return a new plan} The buffers ({@code src}, {@code dst}: null unless measuring on them) are where a measuring planner times. */
     private RelayoutPlan make(ArrayShape from, ArrayShape to, long[] srcStrides, long[] dstStrides, Planning planning,
-                              int threads, MemorySegment src, MemorySegment dst, ExecutorService executor) {
+                              int threads, MemorySegment src, MemorySegment dst, ExecutorService executor,
+                              String pages) {
         RelayoutChecks.checkCompatible(from, to);
         Planning mode = planning.resolve(Math.max(from.bufferSize(), to.bufferSize()));
         PlanRequest request = new PlanRequest(from, to, srcStrides, dstStrides, mode, threads, src, dst, executor,
-                wisdom == null ? null : wisdom.memory(), factsFor(to));
+                wisdom == null ? null : wisdom.memory(), factsFor(to), pages);
         return new RelayoutPlan(from, to, srcStrides, dstStrides, threads, Planner.plan(request));
     }
 

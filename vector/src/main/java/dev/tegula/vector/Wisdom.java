@@ -2,6 +2,7 @@ package dev.tegula.vector;
 
 import dev.tegula.ffm.internal.Cpu;
 import dev.tegula.vector.kernels.Tuning;
+import dev.tegula.vector.plan.Pages;
 import dev.tegula.vector.plan.PlanRequest;
 import dev.tegula.vector.plan.WalkMemory;
 import java.io.IOException;
@@ -20,7 +21,8 @@ import java.util.Map;
  * relayout on the same machine takes them without timing anything (FFTW's word for the same idea).
  *
  * <p>An entry is keyed by the machine (CPU model, preferred vector width, JDK version), the thread
- * count and the relayout (source and destination shapes, and the strides of either side that is a
+ * count, the pages under the buffers it was timed on ({@code huge}, {@code 4k} or {@code mixed}: a
+ * walk fastest with huge pages need not be with 4 KiB ones) and the relayout (source and destination shapes, and the strides of either side that is a
  * strided view). Its value names, for each loop nest the planner measured, the walk it chose.
  * Entries of other machines are kept in the file but never used. A walk that does not fit its
  * relayout any more (an entry edited by hand, or one written by another version) is ignored: a
@@ -28,20 +30,21 @@ import java.util.Map;
  *
  * <h2>File format</h2>
  * UTF-8 text, one entry a line; lines that start with {@code #} and blank lines are comments. An
- * entry has ten fields separated by tabs: {@code plan}, the CPU model, the preferred vector width
- * in bits (0: the scalar kernels), the JDK version, the thread count, the source shape, the
+ * entry has eleven fields separated by tabs: {@code plan}, the CPU model, the preferred vector width
+ * in bits (0: the scalar kernels), the JDK version, the thread count, the pages, the source shape, the
  * destination shape, the source's slot strides ({@code -} for a dense source; else comma-separated),
  * the destination's, and the walks: {@code NEST:WALK} items separated by {@code ;}, e.g.
  * <pre>{@code
- * # Tegula relayout wisdom 1
- * plan	Intel(R) Xeon(R) Processor	512	25.0.3+9-LTS	1	f32[256,512,512]{2,1,0}	f32[256,512,512]{0,1,2}	-	-	0:order=0,1,2 split=0 tile=16 block=512x64 strips=staged bands=source
+ * # Tegula relayout wisdom 3
+ * plan	Intel(R) Xeon(R) Processor	512	25.0.3+9-LTS	1	huge	f32[256,512,512]{2,1,0}	f32[256,512,512]{0,1,2}	-	-	0:order=0,1,2 split=0 tile=16 block=512x64 strips=staged bands=source
  * }</pre>
  * A file may also hold, for each machine, the {@link MachineFacts} its plans' estimates read: a line
  * of five fields, {@code facts}, the CPU model, the vector width, the JDK version and the facts'
  * text ({@link MachineFacts#toString()}), e.g.
  * {@code facts	AMD EPYC 7B13 64-Core Processor	256	25.0.3+9-LTS	vector=256 l1d=32768 l2=524288 hugePages=true plainStores=9.80 streamedStores=14.20}.
- * The header names the format's version (2 since facts lines; files of version 1, plan lines only,
- * read as before).
+ * The header names the format's version (3 since the pages field; 2 since facts lines). Plan lines
+ * of ten fields, from files of versions 1 and 2, have no pages field and are read as timed on huge
+ * pages (where {@code tegula plan --measure} times unless told {@code -Dtegula.hugePages=false}).
  *
  * <p>A walk is {@code order=} the nest's loops outermost first (positions in the nest in destination
  * order), {@code split=} the loop threads share, and for transposes {@code tile=} 8 or 16,
@@ -79,8 +82,10 @@ public final class Wisdom {
     /** The most entries one wisdom holds: {@value}. */
     public static final int MAX_ENTRIES = 100_000;
 
-    private static final String HEADER = "# Tegula relayout wisdom 2";
-    private static final int FIELDS = 10;
+    private static final String HEADER = "# Tegula relayout wisdom 3";
+    private static final int FIELDS = 11;
+    /** Fields of a plan line of versions 1 and 2 (no pages field). */
+    private static final int OLD_FIELDS = 10;
     private static final int FACT_FIELDS = 5;
     private static final System.Logger LOG = System.getLogger("dev.tegula.vector");
     private static volatile Wisdom global;
@@ -246,9 +251,10 @@ public final class Wisdom {
         return Cpu.model() + "\t" + (Tuning.VECTOR ? Tuning.VECTOR_BITS : 0) + "\t" + Runtime.version();
     }
 
-    /** {@return the key of a relayout (after the machine): threads, shapes and view strides, tab-separated} */
-    static String key(int threads, String from, String to, long[] srcStrides, long[] dstStrides) {
-        return threads + "\t" + from + "\t" + to + "\t" + strides(srcStrides) + "\t" + strides(dstStrides);
+    /** {@return the key of a relayout (after the machine): threads, pages, shapes and view strides, tab-separated} */
+    static String key(int threads, String pages, String from, String to, long[] srcStrides, long[] dstStrides) {
+        return threads + "\t" + pages + "\t" + from + "\t" + to + "\t" + strides(srcStrides) + "\t"
+                + strides(dstStrides);
     }
 
     /** {@return this wisdom as the planner sees it: walks kept and looked up by request} */
@@ -274,7 +280,8 @@ public final class Wisdom {
         }
 
         private static String keyOf(PlanRequest r) {
-            return key(r.threads(), r.from().toString(), r.to().toString(), r.srcStrides(), r.dstStrides());
+            return key(r.threads(), r.pageKind(), r.from().toString(), r.to().toString(), r.srcStrides(),
+                    r.dstStrides());
         }
     }
 
@@ -316,6 +323,13 @@ public final class Wisdom {
             if (f.length == FACT_FIELDS && f[0].equals("facts") && wellFormedFacts(f)) {
                 facts.put(String.join("\t", f[1], f[2], f[3]), f[4]);
                 continue;
+            }
+            if (f.length == OLD_FIELDS && f[0].equals("plan")) {   // no pages field: timed on huge pages
+                String[] g = new String[FIELDS];
+                System.arraycopy(f, 0, g, 0, 5);
+                g[5] = Pages.HUGE;
+                System.arraycopy(f, 5, g, 6, OLD_FIELDS - 5);
+                f = g;
             }
             if (f.length != FIELDS || !f[0].equals("plan") || !wellFormed(f)) {
                 bad++;
@@ -371,7 +385,7 @@ public final class Wisdom {
             return false;
         }
         try {
-            return Integer.parseInt(f[4]) >= 1 && Integer.parseInt(f[2]) >= 0;
+            return Integer.parseInt(f[4]) >= 1 && Integer.parseInt(f[2]) >= 0 && Pages.valid(f[5]);
         } catch (NumberFormatException e) {
             return false;
         }

@@ -15,7 +15,7 @@ public final class TestPlans {
 
     /** {@return the estimate's plan from {@code from} to {@code to} for {@code threads} threads, not cached} */
     public static RelayoutPlan estimate(ArrayShape from, ArrayShape to, int threads) {
-        PlanRequest r = new PlanRequest(from, to, null, null, Planning.ESTIMATE, threads, null, null, null, null, null);
+        PlanRequest r = new PlanRequest(from, to, null, null, Planning.ESTIMATE, threads, null, null, null, null, null, null);
         return new RelayoutPlan(from, to, null, null, threads, Planner.plan(r));
     }
 

@@ -20,6 +20,8 @@ import dev.tegula.vector.plan.CandidateTimer;
 import dev.tegula.vector.plan.Estimate;
 import dev.tegula.vector.plan.LoopNest;
 import dev.tegula.vector.plan.MeasuredSearch;
+import dev.tegula.vector.plan.Pages;
+import dev.tegula.vector.plan.PlanRequest;
 import dev.tegula.vector.plan.RelayoutStrategy;
 import dev.tegula.vector.plan.Tasks;
 import dev.tegula.vector.plan.Walk;
@@ -45,8 +47,8 @@ class WisdomTest {
         Wisdom w = Wisdom.at(file);
         RelayoutPlan measured = new PlanCache(8, w).plan(FROM, TO, Planning.MEASURE, 2);
         assertEquals(1, w.size());
-        // version 2: the walks (a plan of 16 MiB never streams, so it took no probed facts to keep)
-        assertTrue(Files.readString(file).startsWith("# Tegula relayout wisdom 2\nplan\t"), Files.readString(file));
+        // version 3: the walks (a plan of 16 MiB never streams, so it took no probed facts to keep)
+        assertTrue(Files.readString(file).startsWith("# Tegula relayout wisdom 3\nplan\t"), Files.readString(file));
         // a new process: the file read again
         RelayoutPlan again = new PlanCache(8, Wisdom.at(file)).plan(FROM, TO, Planning.MEASURE, 2);
         assertEquals(PlanOrigin.WISDOM, again.report().origin());
@@ -119,6 +121,51 @@ class WisdomTest {
         }
         assertEquals(0, Wisdom.at(big).size());
         assertThrows(IOException.class, () -> Wisdom.inMemory().importFrom(big));
+    }
+
+    @Test
+    void aWalkIsKeptForThePagesItWasTimedOnAndOldLinesReadAsHugePages(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("w.txt");
+        Wisdom w = Wisdom.at(file);
+        // a plan of shapes times on buffers allocated as HostMemory allocates arrays now
+        String timed = Pages.ofAllocation(FROM.bufferSize(), TO.bufferSize());
+        String other = timed.equals(Pages.HUGE) ? Pages.SMALL : Pages.HUGE;
+        new PlanCache(8, w).plan(FROM, TO, Planning.MEASURE, 1);
+        String line = Files.readString(file).lines().filter(l -> l.startsWith("plan\t")).findFirst().orElseThrow();
+        String[] f = line.split("\t", -1);
+        assertEquals(11, f.length, line);
+        assertEquals("1", f[4], line);
+        assertEquals(timed, f[5], line);
+        assertTrue(w.memory().recall(request(1, timed)) != null);
+        assertEquals(null, w.memory().recall(request(1, other)), "other pages: another key");
+        assertEquals(null, w.memory().recall(request(2, timed)), "another thread count: another key");
+        // arrays on 4 KiB pages (on the heap) recall nothing timed on huge pages, and the other way round
+        float[] a = new float[(int) FROM.elementCount()];
+        float[] b = new float[(int) TO.elementCount()];
+        Array heapSrc = Array.wrap(MemorySegment.ofArray(a), FROM);
+        Array heapDst = Array.wrap(MemorySegment.ofArray(b), TO);
+        PlanOrigin heap = new PlanCache(8, w).plan(heapSrc, heapDst, Planning.RECALL, 1, null).report().origin();
+        assertEquals(timed.equals(Pages.SMALL) ? PlanOrigin.WISDOM : PlanOrigin.ESTIMATE, heap);
+        // a plan line of version 2 (no pages field) was timed where tegula plan times: huge pages
+        String[] old = new String[10];
+        System.arraycopy(f, 0, old, 0, 5);
+        System.arraycopy(f, 6, old, 5, 5);
+        Path v2 = dir.resolve("v2.txt");
+        Files.writeString(v2, "# Tegula relayout wisdom 2\n" + String.join("\t", old) + "\n");
+        Wisdom read = Wisdom.at(v2);
+        assertEquals(1, read.size());
+        assertTrue(read.memory().recall(request(1, Pages.HUGE)) != null);
+        assertEquals(null, read.memory().recall(request(1, Pages.SMALL)));
+        // a pages field that names no pages makes the line malformed
+        f[5] = "64k";
+        Path bad = dir.resolve("bad.txt");
+        Files.writeString(bad, String.join("\t", f) + "\n");
+        assertEquals(0, Wisdom.at(bad).size());
+        assertThrows(IllegalArgumentException.class, () -> request(1, "64k"));
+    }
+
+    private static PlanRequest request(int threads, String pages) {
+        return new PlanRequest(FROM, TO, null, null, Planning.MEASURE, threads, null, null, null, null, null, pages);
     }
 
     @Test

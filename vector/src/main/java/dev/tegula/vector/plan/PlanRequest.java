@@ -23,10 +23,14 @@ import java.util.concurrent.ExecutorService;
  * @param executor   where a measuring planner runs the other threads' parts (null: it makes its own)
  * @param memory     where measured choices are kept and looked up (null: none)
  * @param facts      the machine facts the estimate reads (null: {@link MachineFacts#here()})
+ * @param pages      the pages under the buffers the plan is for ({@link Pages}: {@code huge}, {@code 4k} or
+ *                   {@code mixed}; null: those {@code HostMemory} gives buffers of these shapes now): a
+ *                   measured choice is kept and recalled for these pages only, and a plan of shapes times
+ *                   on buffers allocated as the caller's are
  */
 public record PlanRequest(ArrayShape from, ArrayShape to, long[] srcStrides, long[] dstStrides, Planning planning,
                           int threads, MemorySegment src, MemorySegment dst, ExecutorService executor,
-                          WalkMemory memory, MachineFacts facts) {
+                          WalkMemory memory, MachineFacts facts, String pages) {
 
     public PlanRequest {
         if (threads < 1) {
@@ -35,16 +39,24 @@ public record PlanRequest(ArrayShape from, ArrayShape to, long[] srcStrides, lon
         if (planning == Planning.AUTO) {
             throw new IllegalArgumentException("planning: AUTO is resolved before planning");
         }
+        if (pages != null && !Pages.valid(pages)) {
+            throw new IllegalArgumentException("pages: '" + pages + "' is none of huge, 4k, mixed");
+        }
     }
 
     /** {@return a request to plan by rule, one thread, dense sides} */
     public static PlanRequest estimate(ArrayShape from, ArrayShape to) {
-        return new PlanRequest(from, to, null, null, Planning.ESTIMATE, 1, null, null, null, null, null);
+        return new PlanRequest(from, to, null, null, Planning.ESTIMATE, 1, null, null, null, null, null, null);
     }
 
     /** {@return the facts the estimate reads: those given, else this machine's} */
     public MachineFacts machineFacts() {
         return facts != null ? facts : MachineFacts.here();
+    }
+
+    /** {@return the pages under the plan's buffers: those given, else those {@code HostMemory} gives buffers of these shapes now} */
+    public String pageKind() {
+        return pages != null ? pages : Pages.ofAllocation(from.bufferSize(), to.bufferSize());
     }
 
     /** {@return whether either side is a strided view} */

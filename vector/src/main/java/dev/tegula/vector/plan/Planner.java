@@ -67,13 +67,24 @@ public final class Planner {
             return PlannedWalks.estimate(strategy, walks);
         }
         try (Arena arena = Arena.ofShared()) {
-            MemorySegment s = HostMemory.allocate(arena, from.bufferSize(), 4096);
-            MemorySegment d = HostMemory.allocate(arena, to.bufferSize(), 4096);
+            boolean huge = !Pages.SMALL.equals(r.pageKind());
+            MemorySegment s = buffer(arena, from.bufferSize(), huge);
+            MemorySegment d = buffer(arena, to.bufferSize(), huge);
             // pages of their own (an untouched page reads as the shared zero page, from cache)
             s.fill((byte) 0x3C);
             d.fill((byte) 0);
             return MeasuredSearch.run(r, strategy, walks, largest, s, d);
         }
+    }
+
+    /**
+     * {@return a buffer of {@code bytes} to time candidates on, allocated as the caller's arrays are}:
+     * through {@link HostMemory} (huge pages where it gives them) where {@code huge}, else on 4 KiB
+     * pages ({@link Arena#allocate}). A walk timed on huge pages and run on 4 KiB ones (or the other
+     * way) was chosen for a TLB the relayout does not have.
+     */
+    static MemorySegment buffer(Arena arena, long bytes, boolean huge) {
+        return huge ? HostMemory.allocate(arena, bytes, 4096) : arena.allocate(bytes, 4096);
     }
 
     /** {@return the walks in the text that {@link WalkMemory} keeps: {@code NEST:WALK} items separated by {@code ;}} */
