@@ -31,8 +31,9 @@ import jdk.incubator.vector.VectorSpecies;
  * plain Java elsewhere); f32 and f64 convert with the Vector API's lane conversions, which round
  * and quiet NaNs as the Java casts do. A destination of f64 takes the f32 lanes through a small
  * per-thread buffer and widens them from there. A transposing nest (the innermost loop contiguous
- * in the destination, another in the source; {@link #transpose}, {@link Kernel#WIDEN_TRANSPOSE}) goes in
- * blocks through a per-thread buffer: 16-bit
+ * in the destination, another in the source; {@link #transpose}, {@link Kernel#WIDEN_TRANSPOSE}) of bf16
+ * to f32 with 256-bit vectors widens inside 8x8 register tiles of f32, no buffer
+ * ({@link #widenInTiles}); any other goes in blocks through a per-thread buffer: 16-bit
  * sources (and f32 to f64) are transposed in their own type with the register tiles, then each
  * buffer row converts as a run into its destination row ({@link #sourceTiles}); other sources
  * convert blocks of source rows as runs into the buffer, which the same-type kernels of the
@@ -390,12 +391,10 @@ public final class WideningKernels {
 
     /*
      * The 8x8 tile's rounds (as TransposeKernels' 8x8 tile of ints): round k swaps bit k of the row
-     * index with bit k of the lane index, each half of a pair one constant lane permutation and one
-     * blend.
+     * index with bit k of the lane index, each half of a pair one constant lane permutation (round 0:
+     * a shift of the 64-bit lanes by 32 bits) and one blend.
      */
     private static final VectorSpecies<Integer> I8 = IntVector.SPECIES_256;
-    private static final VectorShuffle<Integer> I_R0 = roundShuffle(-1, 0);
-    private static final VectorShuffle<Integer> I_L0 = roundShuffle(1, 0);
     private static final VectorMask<Integer> I_M0 = roundMask(0);
     private static final VectorShuffle<Integer> I_R1 = roundShuffle(-1, 1);
     private static final VectorShuffle<Integer> I_L1 = roundShuffle(1, 1);
@@ -434,14 +433,14 @@ public final class WideningKernels {
         IntVector p5 = a5.lanewise(VectorOperators.LSHL, 16);
         IntVector p6 = a6.lanewise(VectorOperators.LSHL, 16);
         IntVector p7 = a7.lanewise(VectorOperators.LSHL, 16);
-        IntVector x10 = p0.blend(p1.rearrange(I_R0), I_M0);
-        IntVector x11 = p0.rearrange(I_L0).blend(p1, I_M0);
-        IntVector x12 = p2.blend(p3.rearrange(I_R0), I_M0);
-        IntVector x13 = p2.rearrange(I_L0).blend(p3, I_M0);
-        IntVector x14 = p4.blend(p5.rearrange(I_R0), I_M0);
-        IntVector x15 = p4.rearrange(I_L0).blend(p5, I_M0);
-        IntVector x16 = p6.blend(p7.rearrange(I_R0), I_M0);
-        IntVector x17 = p6.rearrange(I_L0).blend(p7, I_M0);
+        IntVector x10 = p0.blend(p1.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x11 = p0.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p1, I_M0);
+        IntVector x12 = p2.blend(p3.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x13 = p2.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p3, I_M0);
+        IntVector x14 = p4.blend(p5.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x15 = p4.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p5, I_M0);
+        IntVector x16 = p6.blend(p7.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x17 = p6.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p7, I_M0);
         IntVector x20 = x10.blend(x12.rearrange(I_R1), I_M1);
         IntVector x22 = x10.rearrange(I_L1).blend(x12, I_M1);
         IntVector x21 = x11.blend(x13.rearrange(I_R1), I_M1);
@@ -486,14 +485,14 @@ public final class WideningKernels {
         IntVector p5 = a5.and(0xFFFF_0000);
         IntVector p6 = a6.and(0xFFFF_0000);
         IntVector p7 = a7.and(0xFFFF_0000);
-        IntVector x10 = p0.blend(p1.rearrange(I_R0), I_M0);
-        IntVector x11 = p0.rearrange(I_L0).blend(p1, I_M0);
-        IntVector x12 = p2.blend(p3.rearrange(I_R0), I_M0);
-        IntVector x13 = p2.rearrange(I_L0).blend(p3, I_M0);
-        IntVector x14 = p4.blend(p5.rearrange(I_R0), I_M0);
-        IntVector x15 = p4.rearrange(I_L0).blend(p5, I_M0);
-        IntVector x16 = p6.blend(p7.rearrange(I_R0), I_M0);
-        IntVector x17 = p6.rearrange(I_L0).blend(p7, I_M0);
+        IntVector x10 = p0.blend(p1.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x11 = p0.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p1, I_M0);
+        IntVector x12 = p2.blend(p3.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x13 = p2.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p3, I_M0);
+        IntVector x14 = p4.blend(p5.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x15 = p4.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p5, I_M0);
+        IntVector x16 = p6.blend(p7.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x17 = p6.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p7, I_M0);
         IntVector x20 = x10.blend(x12.rearrange(I_R1), I_M1);
         IntVector x22 = x10.rearrange(I_L1).blend(x12, I_M1);
         IntVector x21 = x11.blend(x13.rearrange(I_R1), I_M1);
