@@ -25,8 +25,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * bf16 {@code [8192,8192]{1,0}} to f32 {@code {1,0}} through the relayout engine against the
  * one-line Java loop a user writes ({@code dst[i] = Float.intBitsToFloat(src[i] << 16)}), over
- * segments and over {@code short[]}/{@code float[]}, and against {@code MemorySegment.copy} of the f32 buffer (256 MiB).
- * One thread; buffers of the segment forms on huge pages where the system gives them.
+ * segments and over {@code short[]}/{@code float[]}, and against {@code MemorySegment.copy} of the f32 buffer (256 MiB);
+ * and transposed, bf16 {@code {1,0}} to f32 {@code {0,1}}, through the engine against the one-line
+ * transposing loop over the arrays ({@code dst[i·n + j] = f32(src[j·n + i])}). One thread; buffers of the segment forms on huge pages where the system gives them.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -36,7 +37,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class Bf16WideningBench {
-    private static final long N = 8192L * 8192;
+    private static final int EDGE = 8192;
+    private static final long N = (long) EDGE * EDGE;
 
     private Arena arena;
     private MemorySegment src;
@@ -45,6 +47,7 @@ public class Bf16WideningBench {
     private short[] srcArray;
     private float[] dstArray;
     private RelayoutPlan plan;
+    private RelayoutPlan transposed;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -60,6 +63,9 @@ public class Bf16WideningBench {
         plan = Relayout.plan(ArrayShape.parse("bf16[8192,8192]{1,0}"), ArrayShape.parse("f32[8192,8192]{1,0}"),
                 Planning.ESTIMATE, 1);
         System.out.println("# plan: " + plan);
+        transposed = Relayout.plan(ArrayShape.parse("bf16[8192,8192]{1,0}"), ArrayShape.parse("f32[8192,8192]{0,1}"),
+                Planning.ESTIMATE, 1);
+        System.out.println("# transposed plan: " + transposed);
     }
 
     @TearDown(Level.Trial)
@@ -87,6 +93,24 @@ public class Bf16WideningBench {
         float[] d = dstArray;
         for (int i = 0; i < d.length; i++) {
             d[i] = Float.intBitsToFloat(s[i] << 16);
+        }
+        return d;
+    }
+
+    @Benchmark
+    public MemorySegment relayoutTransposed() {
+        transposed.execute(src, dst);
+        return dst;
+    }
+
+    @Benchmark
+    public float[] arrayLoopTransposed() {
+        short[] s = srcArray;
+        float[] d = dstArray;
+        for (int i = 0; i < EDGE; i++) {
+            for (int j = 0; j < EDGE; j++) {
+                d[i * EDGE + j] = Float.intBitsToFloat(s[j * EDGE + i] << 16);
+            }
         }
         return d;
     }

@@ -49,7 +49,11 @@ public enum Kernel {
             return !c.panels() && c.tile() == 32 && takesTiles(c);
         }
     },
-    /** The blocked transpose in 16x16 tiles of 2- or 4-byte elements ({@link TransposeKernels}; 512-bit vectors). */
+    /**
+     * The blocked transpose in 16x16 tiles ({@link TransposeKernels}): of 2- or 4-byte elements with
+     * 512-bit vectors; of 2-byte elements with 256-bit ones on little-endian machines, as 8x8 tiles of
+     * element pairs ({@code TransposeKernels.tile16Pairs}).
+     */
     TILES_16(Case.Shape.TRANSPOSE, 16) {
         @Override
         boolean takes(Case c) {
@@ -245,10 +249,12 @@ public enum Kernel {
 
     /**
      * {@return the tile edges the transpose kernels have on this machine, the largest first}: 32 (for
-     * 2-byte elements), 16 and 8 with 512-bit vectors; 8 with 256-bit ones; none without vectors
+     * 2-byte elements), 16 and 8 with 512-bit vectors; 16 (for 2-byte elements, little-endian) and 8
+     * with 256-bit ones; none without vectors
      */
     public static int[] tileEdges() {
-        return Tuning.TILE == 16 ? new int[] {32, 16, 8} : Tuning.TILE == 8 ? new int[] {8} : new int[0];
+        return Tuning.TILE == 16 ? new int[] {32, 16, 8} : Tuning.TILE == 8 ? LITTLE_ENDIAN ? new int[] {16, 8} : new int[] {8}
+                : new int[0];
     }
 
     /** {@return whether the case has no tile and no panels (the kernels without tiles)} */
@@ -263,13 +269,15 @@ public enum Kernel {
 
     /**
      * {@return whether the same-type tiles of this constant's edge take the case}: 8 or 16 up to the
-     * machine's {@link Tuning#TILE}, or 32 for 2-byte elements where it is 16; at least a tile of
+     * machine's {@link Tuning#TILE}, 32 for 2-byte elements where it is 16, or 16 for 2-byte elements
+     * where it is 8 (little-endian); at least a tile of
      * source rows and whole 64-byte lines of destination rows
      */
     boolean takesTiles(Case c) {
         int b = c.elements().dstBytes();
         int t = tile;
-        boolean edge = t > 0 && t <= Tuning.TILE || t == 32 && b == 2 && Tuning.TILE == 16;
+        boolean edge = t > 0 && t <= Tuning.TILE || t == 32 && b == 2 && Tuning.TILE == 16
+                || t == 16 && b == 2 && Tuning.TILE == 8 && LITTLE_ENDIAN;
         return edge && !c.elements().converts() && (b == 4 || b == 2) && c.nI() >= t && c.nJ() >= Math.max(t, 64 / b);
     }
 }

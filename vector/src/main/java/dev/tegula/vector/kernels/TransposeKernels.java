@@ -5,6 +5,7 @@ import java.nio.ByteOrder;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -48,10 +49,10 @@ public final class TransposeKernels {
      * The 8x8 transpose swaps bit k of the row index with bit k of the column index for k = 0, 1, 2:
      * for each pair of rows (a, b = a + 2^k), a' takes b's lanes shifted right by 2^k where bit k of
      * the lane is set, and b' takes a's lanes shifted left where it is clear. Each half is one
-     * constant lane permutation and one blend (two-vector selectFrom is emulated on AVX2 and slower).
+     * constant lane permutation and one blend (two-vector selectFrom is emulated on AVX2 and slower);
+     * for ints, round 0 (a shift by one lane) is a shift of the 64-bit lanes by 32 bits instead,
+     * which stays inside each 64-bit lane, and one blend (ran faster than the permute in L2).
      */
-    private static final VectorShuffle<Integer> I_R0 = shuffle(I8, -1, 0);
-    private static final VectorShuffle<Integer> I_L0 = shuffle(I8, 1, 0);
     private static final VectorMask<Integer> I_M0 = mask(I8, 0);
     private static final VectorShuffle<Integer> I_R1 = shuffle(I8, -1, 1);
     private static final VectorShuffle<Integer> I_L1 = shuffle(I8, 1, 1);
@@ -276,9 +277,12 @@ public final class TransposeKernels {
         if (t == 16) {
             if (b == 4) {
                 tile16Int(src, sb, sRow, dst, db, dRow, w);
-            } else {
+            } else if (Tuning.TILE >= 16) {
                 tile16Short(src, sb, sRow, dst, db, dRow, w);
                 tile16Short(src, sb + 16 * sRow, sRow, dst, db + 32, dRow, w);
+            } else {
+                tile16Pairs(src, sb, sRow, dst, db, dRow);
+                tile16Pairs(src, sb + 16 * sRow, sRow, dst, db + 32, dRow);
             }
             return;
         }
@@ -667,49 +671,6 @@ public final class TransposeKernels {
         return VectorMask.fromArray(species, m, 0);
     }
 
-    private static void block8x8Int(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow) {
-        IntVector v0 = IntVector.fromMemorySegment(I8, src, sb, NATIVE);
-        IntVector v1 = IntVector.fromMemorySegment(I8, src, sb + 1 * sRow, NATIVE);
-        IntVector v2 = IntVector.fromMemorySegment(I8, src, sb + 2 * sRow, NATIVE);
-        IntVector v3 = IntVector.fromMemorySegment(I8, src, sb + 3 * sRow, NATIVE);
-        IntVector v4 = IntVector.fromMemorySegment(I8, src, sb + 4 * sRow, NATIVE);
-        IntVector v5 = IntVector.fromMemorySegment(I8, src, sb + 5 * sRow, NATIVE);
-        IntVector v6 = IntVector.fromMemorySegment(I8, src, sb + 6 * sRow, NATIVE);
-        IntVector v7 = IntVector.fromMemorySegment(I8, src, sb + 7 * sRow, NATIVE);
-        IntVector x00 = v0.blend(v1.rearrange(I_R0), I_M0);
-        IntVector x01 = v0.rearrange(I_L0).blend(v1, I_M0);
-        IntVector x02 = v2.blend(v3.rearrange(I_R0), I_M0);
-        IntVector x03 = v2.rearrange(I_L0).blend(v3, I_M0);
-        IntVector x04 = v4.blend(v5.rearrange(I_R0), I_M0);
-        IntVector x05 = v4.rearrange(I_L0).blend(v5, I_M0);
-        IntVector x06 = v6.blend(v7.rearrange(I_R0), I_M0);
-        IntVector x07 = v6.rearrange(I_L0).blend(v7, I_M0);
-        IntVector x10 = x00.blend(x02.rearrange(I_R1), I_M1);
-        IntVector x12 = x00.rearrange(I_L1).blend(x02, I_M1);
-        IntVector x11 = x01.blend(x03.rearrange(I_R1), I_M1);
-        IntVector x13 = x01.rearrange(I_L1).blend(x03, I_M1);
-        IntVector x14 = x04.blend(x06.rearrange(I_R1), I_M1);
-        IntVector x16 = x04.rearrange(I_L1).blend(x06, I_M1);
-        IntVector x15 = x05.blend(x07.rearrange(I_R1), I_M1);
-        IntVector x17 = x05.rearrange(I_L1).blend(x07, I_M1);
-        IntVector x20 = x10.blend(x14.rearrange(I_R2), I_M2);
-        IntVector x24 = x10.rearrange(I_L2).blend(x14, I_M2);
-        IntVector x21 = x11.blend(x15.rearrange(I_R2), I_M2);
-        IntVector x25 = x11.rearrange(I_L2).blend(x15, I_M2);
-        IntVector x22 = x12.blend(x16.rearrange(I_R2), I_M2);
-        IntVector x26 = x12.rearrange(I_L2).blend(x16, I_M2);
-        IntVector x23 = x13.blend(x17.rearrange(I_R2), I_M2);
-        IntVector x27 = x13.rearrange(I_L2).blend(x17, I_M2);
-        x20.intoMemorySegment(dst, db, NATIVE);
-        x21.intoMemorySegment(dst, db + 1 * dRow, NATIVE);
-        x22.intoMemorySegment(dst, db + 2 * dRow, NATIVE);
-        x23.intoMemorySegment(dst, db + 3 * dRow, NATIVE);
-        x24.intoMemorySegment(dst, db + 4 * dRow, NATIVE);
-        x25.intoMemorySegment(dst, db + 5 * dRow, NATIVE);
-        x26.intoMemorySegment(dst, db + 6 * dRow, NATIVE);
-        x27.intoMemorySegment(dst, db + 7 * dRow, NATIVE);
-    }
-
     private static void block8x8Short(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow) {
         ShortVector v0 = ShortVector.fromMemorySegment(S8, src, sb, NATIVE);
         ShortVector v1 = ShortVector.fromMemorySegment(S8, src, sb + 1 * sRow, NATIVE);
@@ -751,6 +712,186 @@ public final class TransposeKernels {
         x25.intoMemorySegment(dst, db + 5 * dRow, NATIVE);
         x26.intoMemorySegment(dst, db + 6 * dRow, NATIVE);
         x27.intoMemorySegment(dst, db + 7 * dRow, NATIVE);
+    }
+
+    /**
+     * One 16x16 tile of 2-byte elements with 256-bit vectors (little-endian): 16 source rows of 16
+     * elements, each loaded as 8 int lanes of two elements. The first round swaps bit 0 of the row
+     * index with bit 0 of the element index inside each int lane, in plain bit operations: rows 2k
+     * and 2k + 1 give one row of the even elements' pairs (the low halves of both, the second row's
+     * shifted up) and one of the odd elements' pairs (the high halves). Each of those two 8x8 tiles of
+     * pairs is then transposed as ints ({@link #block8x8Int}'s three rounds), and its row m is
+     * destination row 2m (even) or 2m + 1 (odd), all 16 elements in order. No lane permute of shorts:
+     * AVX2 has none across 128-bit halves, while those of ints are one instruction each. The two halves
+     * are separate methods, each loading the 16 rows (from L1 the second time), so each fits the 16
+     * vector registers of AVX2.
+     */
+    static void tile16Pairs(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow) {
+        tile16PairsEven(src, sb, sRow, dst, db, dRow);
+        tile16PairsOdd(src, sb, sRow, dst, db, dRow);
+    }
+
+    /** The even destination rows of {@link #tile16Pairs}. */
+    private static void tile16PairsEven(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow) {
+        IntVector a0 = IntVector.fromMemorySegment(I8, src, sb + 0 * sRow, NATIVE);
+        IntVector a1 = IntVector.fromMemorySegment(I8, src, sb + 1 * sRow, NATIVE);
+        IntVector a2 = IntVector.fromMemorySegment(I8, src, sb + 2 * sRow, NATIVE);
+        IntVector a3 = IntVector.fromMemorySegment(I8, src, sb + 3 * sRow, NATIVE);
+        IntVector a4 = IntVector.fromMemorySegment(I8, src, sb + 4 * sRow, NATIVE);
+        IntVector a5 = IntVector.fromMemorySegment(I8, src, sb + 5 * sRow, NATIVE);
+        IntVector a6 = IntVector.fromMemorySegment(I8, src, sb + 6 * sRow, NATIVE);
+        IntVector a7 = IntVector.fromMemorySegment(I8, src, sb + 7 * sRow, NATIVE);
+        IntVector a8 = IntVector.fromMemorySegment(I8, src, sb + 8 * sRow, NATIVE);
+        IntVector a9 = IntVector.fromMemorySegment(I8, src, sb + 9 * sRow, NATIVE);
+        IntVector a10 = IntVector.fromMemorySegment(I8, src, sb + 10 * sRow, NATIVE);
+        IntVector a11 = IntVector.fromMemorySegment(I8, src, sb + 11 * sRow, NATIVE);
+        IntVector a12 = IntVector.fromMemorySegment(I8, src, sb + 12 * sRow, NATIVE);
+        IntVector a13 = IntVector.fromMemorySegment(I8, src, sb + 13 * sRow, NATIVE);
+        IntVector a14 = IntVector.fromMemorySegment(I8, src, sb + 14 * sRow, NATIVE);
+        IntVector a15 = IntVector.fromMemorySegment(I8, src, sb + 15 * sRow, NATIVE);
+        IntVector p0 = a0.and(0xFFFF).or(a1.lanewise(VectorOperators.LSHL, 16));
+        IntVector p1 = a2.and(0xFFFF).or(a3.lanewise(VectorOperators.LSHL, 16));
+        IntVector p2 = a4.and(0xFFFF).or(a5.lanewise(VectorOperators.LSHL, 16));
+        IntVector p3 = a6.and(0xFFFF).or(a7.lanewise(VectorOperators.LSHL, 16));
+        IntVector p4 = a8.and(0xFFFF).or(a9.lanewise(VectorOperators.LSHL, 16));
+        IntVector p5 = a10.and(0xFFFF).or(a11.lanewise(VectorOperators.LSHL, 16));
+        IntVector p6 = a12.and(0xFFFF).or(a13.lanewise(VectorOperators.LSHL, 16));
+        IntVector p7 = a14.and(0xFFFF).or(a15.lanewise(VectorOperators.LSHL, 16));
+        IntVector x10 = p0.blend(p1.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x11 = p0.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p1, I_M0);
+        IntVector x12 = p2.blend(p3.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x13 = p2.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p3, I_M0);
+        IntVector x14 = p4.blend(p5.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x15 = p4.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p5, I_M0);
+        IntVector x16 = p6.blend(p7.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x17 = p6.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p7, I_M0);
+        IntVector x20 = x10.blend(x12.rearrange(I_R1), I_M1);
+        IntVector x22 = x10.rearrange(I_L1).blend(x12, I_M1);
+        IntVector x21 = x11.blend(x13.rearrange(I_R1), I_M1);
+        IntVector x23 = x11.rearrange(I_L1).blend(x13, I_M1);
+        IntVector x24 = x14.blend(x16.rearrange(I_R1), I_M1);
+        IntVector x26 = x14.rearrange(I_L1).blend(x16, I_M1);
+        IntVector x25 = x15.blend(x17.rearrange(I_R1), I_M1);
+        IntVector x27 = x15.rearrange(I_L1).blend(x17, I_M1);
+        IntVector x30 = x20.blend(x24.rearrange(I_R2), I_M2);
+        IntVector x34 = x20.rearrange(I_L2).blend(x24, I_M2);
+        IntVector x31 = x21.blend(x25.rearrange(I_R2), I_M2);
+        IntVector x35 = x21.rearrange(I_L2).blend(x25, I_M2);
+        IntVector x32 = x22.blend(x26.rearrange(I_R2), I_M2);
+        IntVector x36 = x22.rearrange(I_L2).blend(x26, I_M2);
+        IntVector x33 = x23.blend(x27.rearrange(I_R2), I_M2);
+        IntVector x37 = x23.rearrange(I_L2).blend(x27, I_M2);
+        x30.intoMemorySegment(dst, db + 0 + 0 * dRow, NATIVE);
+        x31.intoMemorySegment(dst, db + 0 + 2 * dRow, NATIVE);
+        x32.intoMemorySegment(dst, db + 0 + 4 * dRow, NATIVE);
+        x33.intoMemorySegment(dst, db + 0 + 6 * dRow, NATIVE);
+        x34.intoMemorySegment(dst, db + 0 + 8 * dRow, NATIVE);
+        x35.intoMemorySegment(dst, db + 0 + 10 * dRow, NATIVE);
+        x36.intoMemorySegment(dst, db + 0 + 12 * dRow, NATIVE);
+        x37.intoMemorySegment(dst, db + 0 + 14 * dRow, NATIVE);
+    }
+
+    /** The odd destination rows of {@link #tile16Pairs}. */
+    private static void tile16PairsOdd(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow) {
+        IntVector a0 = IntVector.fromMemorySegment(I8, src, sb + 0 * sRow, NATIVE);
+        IntVector a1 = IntVector.fromMemorySegment(I8, src, sb + 1 * sRow, NATIVE);
+        IntVector a2 = IntVector.fromMemorySegment(I8, src, sb + 2 * sRow, NATIVE);
+        IntVector a3 = IntVector.fromMemorySegment(I8, src, sb + 3 * sRow, NATIVE);
+        IntVector a4 = IntVector.fromMemorySegment(I8, src, sb + 4 * sRow, NATIVE);
+        IntVector a5 = IntVector.fromMemorySegment(I8, src, sb + 5 * sRow, NATIVE);
+        IntVector a6 = IntVector.fromMemorySegment(I8, src, sb + 6 * sRow, NATIVE);
+        IntVector a7 = IntVector.fromMemorySegment(I8, src, sb + 7 * sRow, NATIVE);
+        IntVector a8 = IntVector.fromMemorySegment(I8, src, sb + 8 * sRow, NATIVE);
+        IntVector a9 = IntVector.fromMemorySegment(I8, src, sb + 9 * sRow, NATIVE);
+        IntVector a10 = IntVector.fromMemorySegment(I8, src, sb + 10 * sRow, NATIVE);
+        IntVector a11 = IntVector.fromMemorySegment(I8, src, sb + 11 * sRow, NATIVE);
+        IntVector a12 = IntVector.fromMemorySegment(I8, src, sb + 12 * sRow, NATIVE);
+        IntVector a13 = IntVector.fromMemorySegment(I8, src, sb + 13 * sRow, NATIVE);
+        IntVector a14 = IntVector.fromMemorySegment(I8, src, sb + 14 * sRow, NATIVE);
+        IntVector a15 = IntVector.fromMemorySegment(I8, src, sb + 15 * sRow, NATIVE);
+        IntVector p0 = a0.lanewise(VectorOperators.LSHR, 16).or(a1.and(0xFFFF_0000));
+        IntVector p1 = a2.lanewise(VectorOperators.LSHR, 16).or(a3.and(0xFFFF_0000));
+        IntVector p2 = a4.lanewise(VectorOperators.LSHR, 16).or(a5.and(0xFFFF_0000));
+        IntVector p3 = a6.lanewise(VectorOperators.LSHR, 16).or(a7.and(0xFFFF_0000));
+        IntVector p4 = a8.lanewise(VectorOperators.LSHR, 16).or(a9.and(0xFFFF_0000));
+        IntVector p5 = a10.lanewise(VectorOperators.LSHR, 16).or(a11.and(0xFFFF_0000));
+        IntVector p6 = a12.lanewise(VectorOperators.LSHR, 16).or(a13.and(0xFFFF_0000));
+        IntVector p7 = a14.lanewise(VectorOperators.LSHR, 16).or(a15.and(0xFFFF_0000));
+        IntVector x10 = p0.blend(p1.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x11 = p0.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p1, I_M0);
+        IntVector x12 = p2.blend(p3.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x13 = p2.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p3, I_M0);
+        IntVector x14 = p4.blend(p5.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x15 = p4.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p5, I_M0);
+        IntVector x16 = p6.blend(p7.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x17 = p6.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p7, I_M0);
+        IntVector x20 = x10.blend(x12.rearrange(I_R1), I_M1);
+        IntVector x22 = x10.rearrange(I_L1).blend(x12, I_M1);
+        IntVector x21 = x11.blend(x13.rearrange(I_R1), I_M1);
+        IntVector x23 = x11.rearrange(I_L1).blend(x13, I_M1);
+        IntVector x24 = x14.blend(x16.rearrange(I_R1), I_M1);
+        IntVector x26 = x14.rearrange(I_L1).blend(x16, I_M1);
+        IntVector x25 = x15.blend(x17.rearrange(I_R1), I_M1);
+        IntVector x27 = x15.rearrange(I_L1).blend(x17, I_M1);
+        IntVector x30 = x20.blend(x24.rearrange(I_R2), I_M2);
+        IntVector x34 = x20.rearrange(I_L2).blend(x24, I_M2);
+        IntVector x31 = x21.blend(x25.rearrange(I_R2), I_M2);
+        IntVector x35 = x21.rearrange(I_L2).blend(x25, I_M2);
+        IntVector x32 = x22.blend(x26.rearrange(I_R2), I_M2);
+        IntVector x36 = x22.rearrange(I_L2).blend(x26, I_M2);
+        IntVector x33 = x23.blend(x27.rearrange(I_R2), I_M2);
+        IntVector x37 = x23.rearrange(I_L2).blend(x27, I_M2);
+        x30.intoMemorySegment(dst, db + dRow + 0 * dRow, NATIVE);
+        x31.intoMemorySegment(dst, db + dRow + 2 * dRow, NATIVE);
+        x32.intoMemorySegment(dst, db + dRow + 4 * dRow, NATIVE);
+        x33.intoMemorySegment(dst, db + dRow + 6 * dRow, NATIVE);
+        x34.intoMemorySegment(dst, db + dRow + 8 * dRow, NATIVE);
+        x35.intoMemorySegment(dst, db + dRow + 10 * dRow, NATIVE);
+        x36.intoMemorySegment(dst, db + dRow + 12 * dRow, NATIVE);
+        x37.intoMemorySegment(dst, db + dRow + 14 * dRow, NATIVE);
+    }
+
+    private static void block8x8Int(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow) {
+        IntVector v0 = IntVector.fromMemorySegment(I8, src, sb + 0 * sRow, NATIVE);
+        IntVector v1 = IntVector.fromMemorySegment(I8, src, sb + 1 * sRow, NATIVE);
+        IntVector v2 = IntVector.fromMemorySegment(I8, src, sb + 2 * sRow, NATIVE);
+        IntVector v3 = IntVector.fromMemorySegment(I8, src, sb + 3 * sRow, NATIVE);
+        IntVector v4 = IntVector.fromMemorySegment(I8, src, sb + 4 * sRow, NATIVE);
+        IntVector v5 = IntVector.fromMemorySegment(I8, src, sb + 5 * sRow, NATIVE);
+        IntVector v6 = IntVector.fromMemorySegment(I8, src, sb + 6 * sRow, NATIVE);
+        IntVector v7 = IntVector.fromMemorySegment(I8, src, sb + 7 * sRow, NATIVE);
+        IntVector x10 = v0.blend(v1.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x11 = v0.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(v1, I_M0);
+        IntVector x12 = v2.blend(v3.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x13 = v2.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(v3, I_M0);
+        IntVector x14 = v4.blend(v5.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x15 = v4.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(v5, I_M0);
+        IntVector x16 = v6.blend(v7.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x17 = v6.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(v7, I_M0);
+        IntVector x20 = x10.blend(x12.rearrange(I_R1), I_M1);
+        IntVector x22 = x10.rearrange(I_L1).blend(x12, I_M1);
+        IntVector x21 = x11.blend(x13.rearrange(I_R1), I_M1);
+        IntVector x23 = x11.rearrange(I_L1).blend(x13, I_M1);
+        IntVector x24 = x14.blend(x16.rearrange(I_R1), I_M1);
+        IntVector x26 = x14.rearrange(I_L1).blend(x16, I_M1);
+        IntVector x25 = x15.blend(x17.rearrange(I_R1), I_M1);
+        IntVector x27 = x15.rearrange(I_L1).blend(x17, I_M1);
+        IntVector x30 = x20.blend(x24.rearrange(I_R2), I_M2);
+        IntVector x34 = x20.rearrange(I_L2).blend(x24, I_M2);
+        IntVector x31 = x21.blend(x25.rearrange(I_R2), I_M2);
+        IntVector x35 = x21.rearrange(I_L2).blend(x25, I_M2);
+        IntVector x32 = x22.blend(x26.rearrange(I_R2), I_M2);
+        IntVector x36 = x22.rearrange(I_L2).blend(x26, I_M2);
+        IntVector x33 = x23.blend(x27.rearrange(I_R2), I_M2);
+        IntVector x37 = x23.rearrange(I_L2).blend(x27, I_M2);
+        x30.intoMemorySegment(dst, db + 0 * dRow, NATIVE);
+        x31.intoMemorySegment(dst, db + 1 * dRow, NATIVE);
+        x32.intoMemorySegment(dst, db + 2 * dRow, NATIVE);
+        x33.intoMemorySegment(dst, db + 3 * dRow, NATIVE);
+        x34.intoMemorySegment(dst, db + 4 * dRow, NATIVE);
+        x35.intoMemorySegment(dst, db + 5 * dRow, NATIVE);
+        x36.intoMemorySegment(dst, db + 6 * dRow, NATIVE);
+        x37.intoMemorySegment(dst, db + 7 * dRow, NATIVE);
     }
 
 }

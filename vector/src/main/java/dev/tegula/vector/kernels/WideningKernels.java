@@ -31,8 +31,9 @@ import jdk.incubator.vector.VectorSpecies;
  * plain Java elsewhere); f32 and f64 convert with the Vector API's lane conversions, which round
  * and quiet NaNs as the Java casts do. A destination of f64 takes the f32 lanes through a small
  * per-thread buffer and widens them from there. A transposing nest (the innermost loop contiguous
- * in the destination, another in the source; {@link #transpose}, {@link Kernel#WIDEN_TRANSPOSE}) goes in
- * blocks through a per-thread buffer: 16-bit
+ * in the destination, another in the source; {@link #transpose}, {@link Kernel#WIDEN_TRANSPOSE}) of bf16
+ * to f32 with 256-bit vectors widens inside 8x8 register tiles of f32, no buffer
+ * ({@link #widenInTiles}); any other goes in blocks through a per-thread buffer: 16-bit
  * sources (and f32 to f64) are transposed in their own type with the register tiles, then each
  * buffer row converts as a run into its destination row ({@link #sourceTiles}); other sources
  * convert blocks of source rows as runs into the buffer, which the same-type kernels of the
@@ -282,8 +283,12 @@ public final class WideningKernels {
      * @param bytes       the bytes of the elements that kernel moves (the source's where
      *                    {@code sourceTiles}, else the destination's)
      * @param narrowI     for {@link Kernel#DEINTERLEAVE}, the source rows of a block it takes (else 0)
+     * @param inTiles     whether the conversion runs inside 8x8 register tiles of f32 instead
+     *                    ({@link #widenInTiles}: bf16 to f32 with 256-bit vectors); then
+     *                    {@code sourceTiles} and {@code blocks} serve no block
      */
-    public record TransposePlan(Conversion conversion, boolean sourceTiles, Kernel blocks, int bytes, long narrowI) {
+    public record TransposePlan(Conversion conversion, boolean sourceTiles, Kernel blocks, int bytes, long narrowI,
+                                boolean inTiles) {
         /** {@return the kernel that transposes a block of {@code ii} by {@code jj}: {@link #blocks} where it takes the block, else element by element} */
         Kernel kernelFor(long ii, long jj) {
             return switch (blocks) {
@@ -314,7 +319,204 @@ public final class WideningKernels {
             case TILES_16, TILES_8, DEINTERLEAVE -> k;
             default -> Kernel.TRANSPOSE_ELEMENTS;
         };
-        return new TransposePlan(c, st, blocks, b, blocks == Kernel.DEINTERLEAVE ? bi : 0);
+        return new TransposePlan(c, st, blocks, b, blocks == Kernel.DEINTERLEAVE ? bi : 0, inTiles(c, nI, nJ));
+    }
+
+    /**
+     * {@return whether a transpose converts inside the register tiles ({@link #widenInTiles})}: bf16
+     * to f32 with 256-bit vectors (the machine's tiles are 8x8, {@link Tuning#TILE}) on a
+     * little-endian machine, both sides' rows holding a whole tile of 16. Not f16: its conversion's
+     * dozen lane operations per vector inside the tile ran slower than transposing the codes first
+     * and converting runs.
+     */
+    private static boolean inTiles(Conversion c, long nI, long nJ) {
+        return VECTOR && Tuning.TILE == 8 && NATIVE == ByteOrder.LITTLE_ENDIAN && !c.toF64
+                && c.kind == Conversion.Kind.BF16_F32 && nI >= 16 && nJ >= 16;
+    }
+
+    /** Destination rows of a block of {@link #widenInTiles}: the tiles of a strip of 16 source rows across them, then the next strip. */
+    static final long TILE_BLOCK_I = 256;
+
+    /**
+     * The transpose of bf16 to f32 of {@link #transpose} where the plan says {@link TransposePlan#inTiles}: no buffer.
+     * Blocks of {@link #TILE_BLOCK_I} destination rows, each walked in strips of 16 source rows; in
+     * a strip, each 16 source elements of the 16 rows become 16 destination rows of 16 f32 (one
+     * 64-byte line each), as two tiles of 8 source rows ({@link #widenTile}). Remainders (rows and
+     * columns beyond the last whole tile) go element by element.
+     */
+    static void widenInTiles(Conversion c, MemorySegment src, long so, MemorySegment dst, long dO, long nI, long tI,
+                             long nJ, long sJ) {
+        long fullI = nI - nI % 16;
+        long fullJ = nJ - nJ % 16;
+        long sRow = sJ * 2;
+        long dRow = tI * 4;
+        for (long i0 = 0; i0 < fullI; i0 += TILE_BLOCK_I) {
+            long iEnd = Math.min(fullI, i0 + TILE_BLOCK_I);
+            for (long j = 0; j < fullJ; j += 16) {
+                for (long i = i0; i < iEnd; i += 16) {
+                    long sb = (so + i + j * sJ) * 2;
+                    long db = (dO + i * tI + j) * 4;
+                    widenTile(src, sb, sRow, dst, db, dRow);
+                    widenTile(src, sb + 8 * sRow, sRow, dst, db + 32, dRow);
+                }
+            }
+        }
+        for (long j = 0; j < nJ; j++) {
+            for (long i = fullI; i < nI; i++) {
+                dst.set(I, (dO + i * tI + j) * 4, (int) c.convert(src.get(S, (so + i + j * sJ) * 2) & 0xFFFF));
+            }
+        }
+        for (long j = fullJ; j < nJ; j++) {
+            for (long i = 0; i < fullI; i++) {
+                dst.set(I, (dO + i * tI + j) * 4, (int) c.convert(src.get(S, (so + i + j * sJ) * 2) & 0xFFFF));
+            }
+        }
+    }
+
+    /**
+     * One tile of the widening transpose of bf16 to f32, 256-bit vectors, little-endian: 8 source
+     * rows (bytes {@code sRow} apart from byte {@code sb}) of 16 bf16 codes into 16 destination rows
+     * ({@code dRow} apart from byte {@code db}) of 8 f32. Each source row is loaded as 8 int lanes of
+     * two codes; the even codes' f32 bits are the lanes shifted up by 16, the odd codes' the lanes
+     * with the low half cleared. That widening is the first round of the transpose (it parts the
+     * codes by bit 0 of their index); the 8x8 tiles of f32 of the even and of the odd codes then
+     * take the three rounds of {@code TransposeKernels}' 8x8 tile, and their row m is destination
+     * row 2m or 2m + 1. The halves are separate methods, each loading the 8 rows, so each fits
+     * AVX2's 16 vector registers.
+     */
+    static void widenTile(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow) {
+        widenBf16TileEven(src, sb, sRow, dst, db, dRow);
+        widenBf16TileOdd(src, sb, sRow, dst, db, dRow);
+    }
+
+    /*
+     * The 8x8 tile's rounds (as TransposeKernels' 8x8 tile of ints): round k swaps bit k of the row
+     * index with bit k of the lane index, each half of a pair one constant lane permutation (round 0:
+     * a shift of the 64-bit lanes by 32 bits) and one blend.
+     */
+    private static final VectorSpecies<Integer> I8 = IntVector.SPECIES_256;
+    private static final VectorMask<Integer> I_M0 = roundMask(0);
+    private static final VectorShuffle<Integer> I_R1 = roundShuffle(-1, 1);
+    private static final VectorShuffle<Integer> I_L1 = roundShuffle(1, 1);
+    private static final VectorMask<Integer> I_M1 = roundMask(1);
+    private static final VectorShuffle<Integer> I_R2 = roundShuffle(-1, 2);
+    private static final VectorShuffle<Integer> I_L2 = roundShuffle(1, 2);
+    private static final VectorMask<Integer> I_M2 = roundMask(2);
+
+    private static VectorShuffle<Integer> roundShuffle(int direction, int k) {
+        return VectorShuffle.fromOp(I8, c -> (c + direction * (1 << k)) & 7);
+    }
+
+    private static VectorMask<Integer> roundMask(int k) {
+        boolean[] m = new boolean[8];
+        for (int c = 0; c < 8; c++) {
+            m[c] = (c & (1 << k)) != 0;
+        }
+        return VectorMask.fromArray(I8, m, 0);
+    }
+
+    /** The even destination rows of {@link #widenTile} for bf16. */
+    private static void widenBf16TileEven(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow) {
+        IntVector a0 = IntVector.fromMemorySegment(I8, src, sb + 0 * sRow, NATIVE);
+        IntVector a1 = IntVector.fromMemorySegment(I8, src, sb + 1 * sRow, NATIVE);
+        IntVector a2 = IntVector.fromMemorySegment(I8, src, sb + 2 * sRow, NATIVE);
+        IntVector a3 = IntVector.fromMemorySegment(I8, src, sb + 3 * sRow, NATIVE);
+        IntVector a4 = IntVector.fromMemorySegment(I8, src, sb + 4 * sRow, NATIVE);
+        IntVector a5 = IntVector.fromMemorySegment(I8, src, sb + 5 * sRow, NATIVE);
+        IntVector a6 = IntVector.fromMemorySegment(I8, src, sb + 6 * sRow, NATIVE);
+        IntVector a7 = IntVector.fromMemorySegment(I8, src, sb + 7 * sRow, NATIVE);
+        IntVector p0 = a0.lanewise(VectorOperators.LSHL, 16);
+        IntVector p1 = a1.lanewise(VectorOperators.LSHL, 16);
+        IntVector p2 = a2.lanewise(VectorOperators.LSHL, 16);
+        IntVector p3 = a3.lanewise(VectorOperators.LSHL, 16);
+        IntVector p4 = a4.lanewise(VectorOperators.LSHL, 16);
+        IntVector p5 = a5.lanewise(VectorOperators.LSHL, 16);
+        IntVector p6 = a6.lanewise(VectorOperators.LSHL, 16);
+        IntVector p7 = a7.lanewise(VectorOperators.LSHL, 16);
+        IntVector x10 = p0.blend(p1.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x11 = p0.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p1, I_M0);
+        IntVector x12 = p2.blend(p3.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x13 = p2.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p3, I_M0);
+        IntVector x14 = p4.blend(p5.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x15 = p4.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p5, I_M0);
+        IntVector x16 = p6.blend(p7.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x17 = p6.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p7, I_M0);
+        IntVector x20 = x10.blend(x12.rearrange(I_R1), I_M1);
+        IntVector x22 = x10.rearrange(I_L1).blend(x12, I_M1);
+        IntVector x21 = x11.blend(x13.rearrange(I_R1), I_M1);
+        IntVector x23 = x11.rearrange(I_L1).blend(x13, I_M1);
+        IntVector x24 = x14.blend(x16.rearrange(I_R1), I_M1);
+        IntVector x26 = x14.rearrange(I_L1).blend(x16, I_M1);
+        IntVector x25 = x15.blend(x17.rearrange(I_R1), I_M1);
+        IntVector x27 = x15.rearrange(I_L1).blend(x17, I_M1);
+        IntVector x30 = x20.blend(x24.rearrange(I_R2), I_M2);
+        IntVector x34 = x20.rearrange(I_L2).blend(x24, I_M2);
+        IntVector x31 = x21.blend(x25.rearrange(I_R2), I_M2);
+        IntVector x35 = x21.rearrange(I_L2).blend(x25, I_M2);
+        IntVector x32 = x22.blend(x26.rearrange(I_R2), I_M2);
+        IntVector x36 = x22.rearrange(I_L2).blend(x26, I_M2);
+        IntVector x33 = x23.blend(x27.rearrange(I_R2), I_M2);
+        IntVector x37 = x23.rearrange(I_L2).blend(x27, I_M2);
+        x30.intoMemorySegment(dst, db + 0 + 0 * dRow, NATIVE);
+        x31.intoMemorySegment(dst, db + 0 + 2 * dRow, NATIVE);
+        x32.intoMemorySegment(dst, db + 0 + 4 * dRow, NATIVE);
+        x33.intoMemorySegment(dst, db + 0 + 6 * dRow, NATIVE);
+        x34.intoMemorySegment(dst, db + 0 + 8 * dRow, NATIVE);
+        x35.intoMemorySegment(dst, db + 0 + 10 * dRow, NATIVE);
+        x36.intoMemorySegment(dst, db + 0 + 12 * dRow, NATIVE);
+        x37.intoMemorySegment(dst, db + 0 + 14 * dRow, NATIVE);
+    }
+
+    /** The odd destination rows of {@link #widenTile} for bf16. */
+    private static void widenBf16TileOdd(MemorySegment src, long sb, long sRow, MemorySegment dst, long db, long dRow) {
+        IntVector a0 = IntVector.fromMemorySegment(I8, src, sb + 0 * sRow, NATIVE);
+        IntVector a1 = IntVector.fromMemorySegment(I8, src, sb + 1 * sRow, NATIVE);
+        IntVector a2 = IntVector.fromMemorySegment(I8, src, sb + 2 * sRow, NATIVE);
+        IntVector a3 = IntVector.fromMemorySegment(I8, src, sb + 3 * sRow, NATIVE);
+        IntVector a4 = IntVector.fromMemorySegment(I8, src, sb + 4 * sRow, NATIVE);
+        IntVector a5 = IntVector.fromMemorySegment(I8, src, sb + 5 * sRow, NATIVE);
+        IntVector a6 = IntVector.fromMemorySegment(I8, src, sb + 6 * sRow, NATIVE);
+        IntVector a7 = IntVector.fromMemorySegment(I8, src, sb + 7 * sRow, NATIVE);
+        IntVector p0 = a0.and(0xFFFF_0000);
+        IntVector p1 = a1.and(0xFFFF_0000);
+        IntVector p2 = a2.and(0xFFFF_0000);
+        IntVector p3 = a3.and(0xFFFF_0000);
+        IntVector p4 = a4.and(0xFFFF_0000);
+        IntVector p5 = a5.and(0xFFFF_0000);
+        IntVector p6 = a6.and(0xFFFF_0000);
+        IntVector p7 = a7.and(0xFFFF_0000);
+        IntVector x10 = p0.blend(p1.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x11 = p0.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p1, I_M0);
+        IntVector x12 = p2.blend(p3.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x13 = p2.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p3, I_M0);
+        IntVector x14 = p4.blend(p5.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x15 = p4.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p5, I_M0);
+        IntVector x16 = p6.blend(p7.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 32).reinterpretAsInts(), I_M0);
+        IntVector x17 = p6.reinterpretAsLongs().lanewise(VectorOperators.LSHR, 32).reinterpretAsInts().blend(p7, I_M0);
+        IntVector x20 = x10.blend(x12.rearrange(I_R1), I_M1);
+        IntVector x22 = x10.rearrange(I_L1).blend(x12, I_M1);
+        IntVector x21 = x11.blend(x13.rearrange(I_R1), I_M1);
+        IntVector x23 = x11.rearrange(I_L1).blend(x13, I_M1);
+        IntVector x24 = x14.blend(x16.rearrange(I_R1), I_M1);
+        IntVector x26 = x14.rearrange(I_L1).blend(x16, I_M1);
+        IntVector x25 = x15.blend(x17.rearrange(I_R1), I_M1);
+        IntVector x27 = x15.rearrange(I_L1).blend(x17, I_M1);
+        IntVector x30 = x20.blend(x24.rearrange(I_R2), I_M2);
+        IntVector x34 = x20.rearrange(I_L2).blend(x24, I_M2);
+        IntVector x31 = x21.blend(x25.rearrange(I_R2), I_M2);
+        IntVector x35 = x21.rearrange(I_L2).blend(x25, I_M2);
+        IntVector x32 = x22.blend(x26.rearrange(I_R2), I_M2);
+        IntVector x36 = x22.rearrange(I_L2).blend(x26, I_M2);
+        IntVector x33 = x23.blend(x27.rearrange(I_R2), I_M2);
+        IntVector x37 = x23.rearrange(I_L2).blend(x27, I_M2);
+        x30.intoMemorySegment(dst, db + dRow + 0 * dRow, NATIVE);
+        x31.intoMemorySegment(dst, db + dRow + 2 * dRow, NATIVE);
+        x32.intoMemorySegment(dst, db + dRow + 4 * dRow, NATIVE);
+        x33.intoMemorySegment(dst, db + dRow + 6 * dRow, NATIVE);
+        x34.intoMemorySegment(dst, db + dRow + 8 * dRow, NATIVE);
+        x35.intoMemorySegment(dst, db + dRow + 10 * dRow, NATIVE);
+        x36.intoMemorySegment(dst, db + dRow + 12 * dRow, NATIVE);
+        x37.intoMemorySegment(dst, db + dRow + 14 * dRow, NATIVE);
     }
 
     /**
@@ -442,6 +644,10 @@ public final class WideningKernels {
     public static void transpose(TransposePlan p, MemorySegment src, long so, MemorySegment dst, long dO, long nI,
                                  long tI, long nJ, long sJ) {
         KernelTrace.ran(Kernel.WIDEN_TRANSPOSE);
+        if (p.inTiles()) {
+            widenInTiles(p.conversion(), src, so, dst, dO, nI, tI, nJ, sJ);
+            return;
+        }
         MemorySegment buf = BUFFERS.get()[0];
         if (p.sourceTiles()) {
             transposeThenWiden(p, src, so, dst, dO, nI, tI, nJ, sJ, buf);

@@ -59,7 +59,7 @@ public final class Estimate {
      * source-contiguous loop instead of its innermost where the destination rows are shorter than a
      * line, {@link #sharesDestinationLines});
      * for transposes the largest tiles the facts' vector width allows ({@link #tile}: 16x16, 32x32 for
-     * 2-byte elements, with 512-bit vectors; 8x8 with 256-bit ones), blocks of {@link #nearBlock}
+     * 2-byte elements, with 512-bit vectors; 8x8, 16x16 for 2-byte elements, with 256-bit ones), blocks of {@link #nearBlock}
      * ({@link #NEAR_BLOCK} with an L2 of a MiB or more; or {@link #FAR_BLOCK} where either side's rows
      * lie {@link #FAR_ROW_BYTES} apart or more), destination strips where the loop around the kernel continues the destination
      * rows and not the source rows, and staged blocks of {@link #STAGED_BLOCK_I} x
@@ -168,10 +168,11 @@ public final class Estimate {
     /**
      * {@return the tile edge the estimate takes: the largest of this machine's kernels that fits the
      * nest and the facts' vector width (16 for 4-byte elements, 32 for 2-byte ones, with 512-bit
-     * vectors; 8 with 256-bit ones)}; where the facts' width allows none the machine's largest
+     * vectors; 8 for 4-byte elements, 16 for 2-byte ones, with 256-bit ones)}; where the facts' width
+     * allows none the machine's largest
      */
     static int tile(LoopNest nest, Elements elements, MachineFacts facts) {
-        int limit = facts.vectorBits() >= 512 ? 32 : facts.vectorBits() >= 256 ? 8 : 0;
+        int limit = facts.vectorBits() >= 512 ? 32 : facts.vectorBits() >= 256 ? elements.dstBytes() == 2 ? 16 : 8 : 0;
         for (int t : Kernel.tileEdges()) {
             if (t <= limit && WalkRules.tiled(nest, elements, t)) {
                 return t;
