@@ -35,7 +35,12 @@ import java.util.Objects;
  * <h2>Element access and conversions</h2>
  * Typed accessors exist for {@code float}, {@code double}, {@code long}, {@code int} and
  * {@code boolean}, by multi-index and with rank-specialised overloads for ranks 1 to 4 that
- * allocate nothing. Any accessor works on any element type and converts:
+ * allocate nothing. For loops over many arrays and layouts, each element type with a Java value has
+ * an accessor class of its own ({@link #floatAccessor()} and its siblings: f64, f32, s64, s32, s16,
+ * s8, u8, and float-valued ones for bf16, f16 and the 8-bit floats); the rank 1 to 4 overloads of
+ * {@code getFloat}/{@code setFloat} on f32, {@code getDouble}/{@code setDouble} on f64,
+ * {@code getLong}/{@code setLong} on s64 and {@code getInt}/{@code setInt} on s32 run on that
+ * object. Any accessor works on any element type and converts:
  * <ul>
  *   <li>floats (f16, bf16, the fp8/fp6/fp4 types) decode exactly; writes round once to nearest, ties
  *       to even, with overflow and NaN as {@link dev.tegula.ffm.codec.ElementCodec} documents;</li>
