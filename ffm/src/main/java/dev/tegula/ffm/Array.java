@@ -35,7 +35,12 @@ import java.util.Objects;
  * <h2>Element access and conversions</h2>
  * Typed accessors exist for {@code float}, {@code double}, {@code long}, {@code int} and
  * {@code boolean}, by multi-index and with rank-specialised overloads for ranks 1 to 4 that
- * allocate nothing. Any accessor works on any element type and converts:
+ * allocate nothing. For loops over many arrays and layouts, each element type with a Java value has
+ * an accessor class of its own ({@link #floatAccessor()} and its siblings: f64, f32, s64, s32, s16,
+ * s8, u8, and float-valued ones for bf16, f16 and the 8-bit floats); the rank 1 to 4 overloads of
+ * {@code getFloat}/{@code setFloat} on f32, {@code getDouble}/{@code setDouble} on f64,
+ * {@code getLong}/{@code setLong} on s64 and {@code getInt}/{@code setInt} on s32 run on that
+ * object. Any accessor works on any element type and converts:
  * <ul>
  *   <li>floats (f16, bf16, the fp8/fp6/fp4 types) decode exactly; writes round once to nearest, ties
  *       to even, with overflow and NaN as {@link dev.tegula.ffm.codec.ElementCodec} documents;</li>
@@ -147,6 +152,14 @@ public final class Array {
     final long stride1, midShift1, midCarry1, topShift1, topCarry1;
     final long stride2, midShift2, midCarry2, topShift2, topCarry2;
     final long stride3, midShift3, midCarry3, topShift3, topCarry3;
+    /**
+     * The accessor of this array's element type ({@link FloatAccessor}, {@link DoubleAccessor}, ...;
+     * {@link Accessors#of}), or null where there is none. The typed accessors of ranks 1 to 4 run on
+     * it where the Java type is the element type's own (f32 {@code getFloat}, f64 {@code getDouble},
+     * s64 {@code getLong}, s32 {@code getInt}), so that a loop over them has that class's profile
+     * whatever else the JVM has run; {@link #floatAccessor()} and its siblings return it.
+     */
+    final Object typedAccessor;
 
     Array(MemorySegment segment, ArrayShape shape, long slotOffset, long[] strides, boolean readOnly,
           MemorySpaceProvider provider) {
@@ -199,6 +212,7 @@ public final class Array {
         exactLayout = !strided || empty || Arrays.equals(
                 nonUnit(dims, strides), nonUnit(dims, ArrayFactory.layoutStrides(shape)));
         dense = exactLayout && (slotOffset == 0 || empty);
+        typedAccessor = Accessors.of(this);   // last: it reads the fields above
     }
 
     // ---- creation --------------------------------------------------------------------------------
@@ -475,7 +489,7 @@ public final class Array {
 
     private Array writable() {
         if (readOnly) {
-            throw new UnsupportedOperationException("array is read-only: " + shape);
+            throw Accessors.readOnly(shape);
         }
         return this;
     }
@@ -488,8 +502,7 @@ public final class Array {
     }
 
     IndexOutOfBoundsException outOfBounds(long... index) {
-        return new IndexOutOfBoundsException("index " + Arrays.toString(index) + " is out of bounds for "
-                + shape.toStringWithoutLayout());
+        return Accessors.outOfBounds(shape, index);
     }
 
     static IllegalStateException notHostAccessible(ArrayShape shape, MemorySpaceProvider provider) {
@@ -504,99 +517,314 @@ public final class Array {
     // memory not host-accessible), WrongThreadException (confined arena, other thread); setters also
     // UnsupportedOperationException (read-only). Conversions: see the class documentation.
 
+    // Typed accessor objects: one final class per element type (generated from one template), for loops
+    // that run over many arrays and layouts. Each method returns the one instance this array keeps.
+
     /**
-     * {@return an accessor of this f32 array's elements: one exact class for every layout, for loops
-     * that run over many arrays} (see {@link FloatAccessor}; {@link Runs} walks whole arrays faster)
+     * {@return the accessor of this f32 array's elements: one exact class for every layout, for loops
+     * that run over many arrays} (see {@link FloatAccessor}; {@link Runs} walks whole arrays faster).
+     * The other element types have theirs: {@link #doubleAccessor()} (f64), {@link #longAccessor()}
+     * (s64), {@link #intAccessor()} (s32), {@link #shortAccessor()} (s16), {@link #byteAccessor()}
+     * (s8), {@link #unsignedByteAccessor()} (u8), and float-valued ones for the narrow floats:
+     * {@link #bfloat16Accessor()}, {@link #float16Accessor()}, {@link #float8Accessor()}. Each
+     * returns the same object on every call, immutable, valid as long as this array; each throws as
+     * this one does.
      *
-     * @throws IllegalArgumentException if the element type is not f32, the rank is not 1 to 4, or the
-     *                                  tiles do not split each dimension into power-of-two digits
+     * @throws IllegalArgumentException if the element type is not f32 in 32-bit slots, the rank is not
+     *                                  1 to 4, or the tiles do not split each dimension into
+     *                                  power-of-two digits (the message names the shape)
      * @throws IllegalStateException    if the memory is not host-accessible
      */
-    public FloatAccessor floatAccessor() { return new FloatAccessor(this); }
+    public FloatAccessor floatAccessor() {
+        if (typedAccessor instanceof FloatAccessor x) {
+            return x;
+        }
+        throw Accessors.refused(this, "floatAccessor", FloatAccessor.accepts(type, slotBits), FloatAccessor.TYPES);
+    }
+
+    /** {@return the accessor of this f64 array's elements} As {@link #floatAccessor()}; see {@link DoubleAccessor}. */
+    public DoubleAccessor doubleAccessor() {
+        if (typedAccessor instanceof DoubleAccessor x) {
+            return x;
+        }
+        throw Accessors.refused(this, "doubleAccessor", DoubleAccessor.accepts(type, slotBits), DoubleAccessor.TYPES);
+    }
+
+    /** {@return the accessor of this s64 array's elements} As {@link #floatAccessor()}; see {@link LongAccessor}. */
+    public LongAccessor longAccessor() {
+        if (typedAccessor instanceof LongAccessor x) {
+            return x;
+        }
+        throw Accessors.refused(this, "longAccessor", LongAccessor.accepts(type, slotBits), LongAccessor.TYPES);
+    }
+
+    /** {@return the accessor of this s32 array's elements} As {@link #floatAccessor()}; see {@link IntAccessor}. */
+    public IntAccessor intAccessor() {
+        if (typedAccessor instanceof IntAccessor x) {
+            return x;
+        }
+        throw Accessors.refused(this, "intAccessor", IntAccessor.accepts(type, slotBits), IntAccessor.TYPES);
+    }
+
+    /** {@return the accessor of this s16 array's elements} As {@link #floatAccessor()}; see {@link ShortAccessor}. */
+    public ShortAccessor shortAccessor() {
+        if (typedAccessor instanceof ShortAccessor x) {
+            return x;
+        }
+        throw Accessors.refused(this, "shortAccessor", ShortAccessor.accepts(type, slotBits), ShortAccessor.TYPES);
+    }
+
+    /** {@return the accessor of this s8 array's elements} As {@link #floatAccessor()}; see {@link ByteAccessor}. */
+    public ByteAccessor byteAccessor() {
+        if (typedAccessor instanceof ByteAccessor x) {
+            return x;
+        }
+        throw Accessors.refused(this, "byteAccessor", ByteAccessor.accepts(type, slotBits), ByteAccessor.TYPES);
+    }
+
+    /** {@return the accessor of this u8 array's elements} As {@link #floatAccessor()}; see {@link UnsignedByteAccessor}. */
+    public UnsignedByteAccessor unsignedByteAccessor() {
+        if (typedAccessor instanceof UnsignedByteAccessor x) {
+            return x;
+        }
+        throw Accessors.refused(this, "unsignedByteAccessor", UnsignedByteAccessor.accepts(type, slotBits), UnsignedByteAccessor.TYPES);
+    }
+
+    /** {@return the accessor of this bf16 array's elements} As {@link #floatAccessor()}; see {@link BFloat16Accessor}. */
+    public BFloat16Accessor bfloat16Accessor() {
+        if (typedAccessor instanceof BFloat16Accessor x) {
+            return x;
+        }
+        throw Accessors.refused(this, "bfloat16Accessor", BFloat16Accessor.accepts(type, slotBits), BFloat16Accessor.TYPES);
+    }
+
+    /** {@return the accessor of this f16 array's elements} As {@link #floatAccessor()}; see {@link Float16Accessor}. */
+    public Float16Accessor float16Accessor() {
+        if (typedAccessor instanceof Float16Accessor x) {
+            return x;
+        }
+        throw Accessors.refused(this, "float16Accessor", Float16Accessor.accepts(type, slotBits), Float16Accessor.TYPES);
+    }
+
+    /** {@return the accessor of this 8-bit float (fp8, fp6) array's elements} As {@link #floatAccessor()}; see {@link Float8Accessor}. */
+    public Float8Accessor float8Accessor() {
+        if (typedAccessor instanceof Float8Accessor x) {
+            return x;
+        }
+        throw Accessors.refused(this, "float8Accessor", Float8Accessor.accepts(type, slotBits), Float8Accessor.TYPES);
+    }
 
     /** {@return the element at {@code index} as a float} */
     public float getFloat(long... index) { return ElementIO.getFloat(this, ArraySlots.slot(this, index)); }
     /** {@return element {@code (i)} as a float} */
-    public float getFloat(long i) { return ElementIO.getFloat(this, ArraySlots.slot(this, i)); }
+    public float getFloat(long i) {
+        return typedAccessor instanceof FloatAccessor x ? x.get(i) : ElementIO.getFloat(this, ArraySlots.slot(this, i));
+    }
     /** {@return element {@code (i, j)} as a float} */
-    public float getFloat(long i, long j) { return ElementIO.getFloat(this, ArraySlots.slot(this, i, j)); }
+    public float getFloat(long i, long j) {
+        return typedAccessor instanceof FloatAccessor x ? x.get(i, j) : ElementIO.getFloat(this, ArraySlots.slot(this, i, j));
+    }
     /** {@return element {@code (i, j, k)} as a float} */
-    public float getFloat(long i, long j, long k) { return ElementIO.getFloat(this, ArraySlots.slot(this, i, j, k)); }
+    public float getFloat(long i, long j, long k) {
+        return typedAccessor instanceof FloatAccessor x ? x.get(i, j, k) : ElementIO.getFloat(this, ArraySlots.slot(this, i, j, k));
+    }
     /** {@return element {@code (i, j, k, l)} as a float} */
-    public float getFloat(long i, long j, long k, long l) { return ElementIO.getFloat(this, ArraySlots.slot(this, i, j, k, l)); }
+    public float getFloat(long i, long j, long k, long l) {
+        return typedAccessor instanceof FloatAccessor x ? x.get(i, j, k, l) : ElementIO.getFloat(this, ArraySlots.slot(this, i, j, k, l));
+    }
     /** Sets the element at {@code index} to {@code value}, converted to the element type. */
     public void setFloat(long[] index, float value) { ElementIO.setFloat(writable(), ArraySlots.slot(this, index), value); }
     /** Sets element {@code (i)}. */
-    public void setFloat(long i, float value) { ElementIO.setFloat(writable(), ArraySlots.slot(this, i), value); }
+    public void setFloat(long i, float value) {
+        if (typedAccessor instanceof FloatAccessor x) {
+            x.set(i, value);
+        } else {
+            ElementIO.setFloat(writable(), ArraySlots.slot(this, i), value);
+        }
+    }
     /** Sets element {@code (i, j)}. */
-    public void setFloat(long i, long j, float value) { ElementIO.setFloat(writable(), ArraySlots.slot(this, i, j), value); }
+    public void setFloat(long i, long j, float value) {
+        if (typedAccessor instanceof FloatAccessor x) {
+            x.set(i, j, value);
+        } else {
+            ElementIO.setFloat(writable(), ArraySlots.slot(this, i, j), value);
+        }
+    }
     /** Sets element {@code (i, j, k)}. */
-    public void setFloat(long i, long j, long k, float value) { ElementIO.setFloat(writable(), ArraySlots.slot(this, i, j, k), value); }
+    public void setFloat(long i, long j, long k, float value) {
+        if (typedAccessor instanceof FloatAccessor x) {
+            x.set(i, j, k, value);
+        } else {
+            ElementIO.setFloat(writable(), ArraySlots.slot(this, i, j, k), value);
+        }
+    }
     /** Sets element {@code (i, j, k, l)}. */
-    public void setFloat(long i, long j, long k, long l, float value) { ElementIO.setFloat(writable(), ArraySlots.slot(this, i, j, k, l), value); }
+    public void setFloat(long i, long j, long k, long l, float value) {
+        if (typedAccessor instanceof FloatAccessor x) {
+            x.set(i, j, k, l, value);
+        } else {
+            ElementIO.setFloat(writable(), ArraySlots.slot(this, i, j, k, l), value);
+        }
+    }
 
     /** {@return the element at {@code index} as a double} */
     public double getDouble(long... index) { return ElementIO.getDouble(this, ArraySlots.slot(this, index)); }
     /** {@return element {@code (i)} as a double} */
-    public double getDouble(long i) { return ElementIO.getDouble(this, ArraySlots.slot(this, i)); }
+    public double getDouble(long i) {
+        return typedAccessor instanceof DoubleAccessor x ? x.get(i) : ElementIO.getDouble(this, ArraySlots.slot(this, i));
+    }
     /** {@return element {@code (i, j)} as a double} */
-    public double getDouble(long i, long j) { return ElementIO.getDouble(this, ArraySlots.slot(this, i, j)); }
+    public double getDouble(long i, long j) {
+        return typedAccessor instanceof DoubleAccessor x ? x.get(i, j) : ElementIO.getDouble(this, ArraySlots.slot(this, i, j));
+    }
     /** {@return element {@code (i, j, k)} as a double} */
-    public double getDouble(long i, long j, long k) { return ElementIO.getDouble(this, ArraySlots.slot(this, i, j, k)); }
+    public double getDouble(long i, long j, long k) {
+        return typedAccessor instanceof DoubleAccessor x ? x.get(i, j, k) : ElementIO.getDouble(this, ArraySlots.slot(this, i, j, k));
+    }
     /** {@return element {@code (i, j, k, l)} as a double} */
-    public double getDouble(long i, long j, long k, long l) { return ElementIO.getDouble(this, ArraySlots.slot(this, i, j, k, l)); }
+    public double getDouble(long i, long j, long k, long l) {
+        return typedAccessor instanceof DoubleAccessor x ? x.get(i, j, k, l) : ElementIO.getDouble(this, ArraySlots.slot(this, i, j, k, l));
+    }
     /** Sets the element at {@code index} to {@code value}, converted to the element type. */
     public void setDouble(long[] index, double value) { ElementIO.setDouble(writable(), ArraySlots.slot(this, index), value); }
     /** Sets element {@code (i)}. */
-    public void setDouble(long i, double value) { ElementIO.setDouble(writable(), ArraySlots.slot(this, i), value); }
+    public void setDouble(long i, double value) {
+        if (typedAccessor instanceof DoubleAccessor x) {
+            x.set(i, value);
+        } else {
+            ElementIO.setDouble(writable(), ArraySlots.slot(this, i), value);
+        }
+    }
     /** Sets element {@code (i, j)}. */
-    public void setDouble(long i, long j, double value) { ElementIO.setDouble(writable(), ArraySlots.slot(this, i, j), value); }
+    public void setDouble(long i, long j, double value) {
+        if (typedAccessor instanceof DoubleAccessor x) {
+            x.set(i, j, value);
+        } else {
+            ElementIO.setDouble(writable(), ArraySlots.slot(this, i, j), value);
+        }
+    }
     /** Sets element {@code (i, j, k)}. */
-    public void setDouble(long i, long j, long k, double value) { ElementIO.setDouble(writable(), ArraySlots.slot(this, i, j, k), value); }
+    public void setDouble(long i, long j, long k, double value) {
+        if (typedAccessor instanceof DoubleAccessor x) {
+            x.set(i, j, k, value);
+        } else {
+            ElementIO.setDouble(writable(), ArraySlots.slot(this, i, j, k), value);
+        }
+    }
     /** Sets element {@code (i, j, k, l)}. */
-    public void setDouble(long i, long j, long k, long l, double value) { ElementIO.setDouble(writable(), ArraySlots.slot(this, i, j, k, l), value); }
+    public void setDouble(long i, long j, long k, long l, double value) {
+        if (typedAccessor instanceof DoubleAccessor x) {
+            x.set(i, j, k, l, value);
+        } else {
+            ElementIO.setDouble(writable(), ArraySlots.slot(this, i, j, k, l), value);
+        }
+    }
 
     /** {@return the element at {@code index} as a long (u64: the raw bit pattern)} */
     public long getLong(long... index) { return ElementIO.getLong(this, ArraySlots.slot(this, index)); }
     /** {@return element {@code (i)} as a long} */
-    public long getLong(long i) { return ElementIO.getLong(this, ArraySlots.slot(this, i)); }
+    public long getLong(long i) {
+        return typedAccessor instanceof LongAccessor x ? x.get(i) : ElementIO.getLong(this, ArraySlots.slot(this, i));
+    }
     /** {@return element {@code (i, j)} as a long} */
-    public long getLong(long i, long j) { return ElementIO.getLong(this, ArraySlots.slot(this, i, j)); }
+    public long getLong(long i, long j) {
+        return typedAccessor instanceof LongAccessor x ? x.get(i, j) : ElementIO.getLong(this, ArraySlots.slot(this, i, j));
+    }
     /** {@return element {@code (i, j, k)} as a long} */
-    public long getLong(long i, long j, long k) { return ElementIO.getLong(this, ArraySlots.slot(this, i, j, k)); }
+    public long getLong(long i, long j, long k) {
+        return typedAccessor instanceof LongAccessor x ? x.get(i, j, k) : ElementIO.getLong(this, ArraySlots.slot(this, i, j, k));
+    }
     /** {@return element {@code (i, j, k, l)} as a long} */
-    public long getLong(long i, long j, long k, long l) { return ElementIO.getLong(this, ArraySlots.slot(this, i, j, k, l)); }
+    public long getLong(long i, long j, long k, long l) {
+        return typedAccessor instanceof LongAccessor x ? x.get(i, j, k, l) : ElementIO.getLong(this, ArraySlots.slot(this, i, j, k, l));
+    }
     /** Sets the element at {@code index} to {@code value}, converted to the element type. */
     public void setLong(long[] index, long value) { ElementIO.setLong(writable(), ArraySlots.slot(this, index), value); }
     /** Sets element {@code (i)}. */
-    public void setLong(long i, long value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i), value); }
+    public void setLong(long i, long value) {
+        if (typedAccessor instanceof LongAccessor x) {
+            x.set(i, value);
+        } else {
+            ElementIO.setLong(writable(), ArraySlots.slot(this, i), value);
+        }
+    }
     /** Sets element {@code (i, j)}. */
-    public void setLong(long i, long j, long value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i, j), value); }
+    public void setLong(long i, long j, long value) {
+        if (typedAccessor instanceof LongAccessor x) {
+            x.set(i, j, value);
+        } else {
+            ElementIO.setLong(writable(), ArraySlots.slot(this, i, j), value);
+        }
+    }
     /** Sets element {@code (i, j, k)}. */
-    public void setLong(long i, long j, long k, long value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i, j, k), value); }
+    public void setLong(long i, long j, long k, long value) {
+        if (typedAccessor instanceof LongAccessor x) {
+            x.set(i, j, k, value);
+        } else {
+            ElementIO.setLong(writable(), ArraySlots.slot(this, i, j, k), value);
+        }
+    }
     /** Sets element {@code (i, j, k, l)}. */
-    public void setLong(long i, long j, long k, long l, long value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i, j, k, l), value); }
+    public void setLong(long i, long j, long k, long l, long value) {
+        if (typedAccessor instanceof LongAccessor x) {
+            x.set(i, j, k, l, value);
+        } else {
+            ElementIO.setLong(writable(), ArraySlots.slot(this, i, j, k, l), value);
+        }
+    }
 
     /** {@return the element at {@code index} as an int} */
     public int getInt(long... index) { return ElementIO.getInt(this, ArraySlots.slot(this, index)); }
     /** {@return element {@code (i)} as an int} */
-    public int getInt(long i) { return ElementIO.getInt(this, ArraySlots.slot(this, i)); }
+    public int getInt(long i) {
+        return typedAccessor instanceof IntAccessor x ? x.get(i) : ElementIO.getInt(this, ArraySlots.slot(this, i));
+    }
     /** {@return element {@code (i, j)} as an int} */
-    public int getInt(long i, long j) { return ElementIO.getInt(this, ArraySlots.slot(this, i, j)); }
+    public int getInt(long i, long j) {
+        return typedAccessor instanceof IntAccessor x ? x.get(i, j) : ElementIO.getInt(this, ArraySlots.slot(this, i, j));
+    }
     /** {@return element {@code (i, j, k)} as an int} */
-    public int getInt(long i, long j, long k) { return ElementIO.getInt(this, ArraySlots.slot(this, i, j, k)); }
+    public int getInt(long i, long j, long k) {
+        return typedAccessor instanceof IntAccessor x ? x.get(i, j, k) : ElementIO.getInt(this, ArraySlots.slot(this, i, j, k));
+    }
     /** {@return element {@code (i, j, k, l)} as an int} */
-    public int getInt(long i, long j, long k, long l) { return ElementIO.getInt(this, ArraySlots.slot(this, i, j, k, l)); }
+    public int getInt(long i, long j, long k, long l) {
+        return typedAccessor instanceof IntAccessor x ? x.get(i, j, k, l) : ElementIO.getInt(this, ArraySlots.slot(this, i, j, k, l));
+    }
     /** Sets the element at {@code index} to {@code value}, converted to the element type. */
     public void setInt(long[] index, int value) { ElementIO.setLong(writable(), ArraySlots.slot(this, index), value); }
     /** Sets element {@code (i)}. */
-    public void setInt(long i, int value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i), value); }
+    public void setInt(long i, int value) {
+        if (typedAccessor instanceof IntAccessor x) {
+            x.set(i, value);
+        } else {
+            ElementIO.setLong(writable(), ArraySlots.slot(this, i), value);
+        }
+    }
     /** Sets element {@code (i, j)}. */
-    public void setInt(long i, long j, int value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i, j), value); }
+    public void setInt(long i, long j, int value) {
+        if (typedAccessor instanceof IntAccessor x) {
+            x.set(i, j, value);
+        } else {
+            ElementIO.setLong(writable(), ArraySlots.slot(this, i, j), value);
+        }
+    }
     /** Sets element {@code (i, j, k)}. */
-    public void setInt(long i, long j, long k, int value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i, j, k), value); }
+    public void setInt(long i, long j, long k, int value) {
+        if (typedAccessor instanceof IntAccessor x) {
+            x.set(i, j, k, value);
+        } else {
+            ElementIO.setLong(writable(), ArraySlots.slot(this, i, j, k), value);
+        }
+    }
     /** Sets element {@code (i, j, k, l)}. */
-    public void setInt(long i, long j, long k, long l, int value) { ElementIO.setLong(writable(), ArraySlots.slot(this, i, j, k, l), value); }
+    public void setInt(long i, long j, long k, long l, int value) {
+        if (typedAccessor instanceof IntAccessor x) {
+            x.set(i, j, k, l, value);
+        } else {
+            ElementIO.setLong(writable(), ArraySlots.slot(this, i, j, k, l), value);
+        }
+    }
 
     /** {@return the element at {@code index} as a boolean (non-zero is true)} */
     public boolean getBoolean(long... index) { return ElementIO.getBoolean(this, ArraySlots.slot(this, index)); }

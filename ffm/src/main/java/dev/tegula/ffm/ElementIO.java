@@ -292,7 +292,7 @@ final class ElementIO {
     }
 
     /** {@return the index of {@code v} in a {@link CodeTable}} */
-    private static int foldedIndex(float v) {
+    static int foldedIndex(float v) {
         int b = Float.floatToRawIntBits(v);
         return (b >>> 16) | (((b & 0xFFFF) + 0xFFFF) >>> 16);
     }

@@ -9,7 +9,10 @@
  * and its lifetime and thread rules are its arena's. The {@code Array} object is immutable; reads are
  * safe from any thread the arena admits, and concurrent writes need outside synchronisation. Element
  * accessors convert between the element type and Java's {@code float}, {@code double}, {@code long},
- * {@code int} and {@code boolean} (see {@link dev.tegula.ffm.codec}). A layout's memory space
+ * {@code int} and {@code boolean} (see {@link dev.tegula.ffm.codec}); for loops over many arrays,
+ * each element type with a Java value has a final accessor class of its own
+ * ({@link dev.tegula.ffm.FloatAccessor}, {@link dev.tegula.ffm.DoubleAccessor}, ...,
+ * {@link dev.tegula.ffm.Float8Accessor}; {@link dev.tegula.ffm.Array#floatAccessor()}). A layout's memory space
  * {@code S(n)} selects a {@link dev.tegula.ffm.MemorySpaceProvider}, registered in
  * {@link dev.tegula.ffm.MemorySpaces}.
  *
