@@ -43,7 +43,7 @@ final class RelayoutKernels {
      * Work items per group: the range is rounded up to a multiple of it (the kernels skip the items
      * past the end), so a driver that compiles a kernel per group size (PoCL does) compiles it once.
      */
-    static final long GROUP = Long.getLong("tegula.opencl.group", 64);
+    static final long GROUP = 64;
     /**
      * Relayouts of at least this many elements get a program of their own, with the dimensions and
      * terms as constants in the text (the compiler divides by constants and unrolls the terms); smaller
@@ -202,7 +202,7 @@ final class RelayoutKernels {
                 CL.setKernelArgLong(k.handle(), 1, a.offset);
                 CL.setKernelArgMem(k.handle(), 2, dstMem);
                 CL.setKernelArgLong(k.handle(), 3, b.offset);
-                long ev = CL.enqueueKernel(device.queue, k.handle(), roundUp(n / chunk(dims) / rows(dims)), GROUP, "relayout_fixed");
+                long ev = CL.enqueueKernel(device.queue, k.handle(), roundUp(n / chunk(dims)), GROUP, "relayout_fixed");
                 return new EventCompletion(ev, "the relayout of " + src.shape() + " into " + ds, null);
             }
         }
@@ -331,20 +331,7 @@ final class RelayoutKernels {
     }
 
     /** The most elements one work item of a program of its own pair moves. */
-    static final int MAX_CHUNK = Integer.getInteger("tegula.opencl.chunk", 16);
-    static final int MAX_ROWS = Integer.getInteger("tegula.opencl.rows", 1);
-
-    static int rows(long[] dims) {
-        if (dims.length < 2) {
-            return 1;
-        }
-        long outer = dims[dims.length - 2];
-        int r = MAX_ROWS;
-        while (r > 1 && outer % r != 0) {
-            r >>= 1;
-        }
-        return r;
-    }
+    static final int MAX_CHUNK = 16;
 
     /**
      * The relayout of one pair of layouts, its dimensions and terms written into the text: index
@@ -355,57 +342,43 @@ final class RelayoutKernels {
         String t = narrow ? "uint" : "ulong";
         String u = narrow ? "u" : "UL";
         int k = chunk(dims);
-        int r = rows(dims);
         int rank = dims.length;
+        int last = rank - 1;
         StringBuilder sb = new StringBuilder();
         sb.append("__kernel void relayout_fixed(__global const src_t* src, ulong src_offset, __global dst_t* dst,\n")
                 .append("                             ulong dst_offset) {\n");
         sb.append("    ").append(t).append(" w = (").append(t).append(") get_global_id(0);\n");
-        sb.append("    if (w >= ").append(n / ((long) k * r)).append(u).append(") return;\n");
-        // the work item's block: dimension d of extent dims[d] / step[d], step k innermost, r next
-        long[] steps = new long[rank];
-        java.util.Arrays.fill(steps, 1);
-        if (rank >= 1) {
-            steps[rank - 1] = k;
-        }
-        if (rank >= 2) {
-            steps[rank - 2] = r;
-        }
+        sb.append("    if (w >= ").append(n / k).append(u).append(") return;\n");
+        // work item w: the multi-index of its chunk's first element, the innermost dimension counted in chunks
         long stride = 1;
         long[] strides = new long[rank];
-        for (int d = rank - 1; d >= 0; d--) {
+        for (int d = last; d >= 0; d--) {
             strides[d] = stride;
-            stride *= dims[d] / steps[d];
+            stride *= d == last ? dims[d] / k : dims[d];
         }
         for (int d = 0; d < rank; d++) {
             String e = strides[d] == 1 ? "w" : "(w / " + strides[d] + u + ")";
             if (d > 0) {
-                e = "(" + e + " % " + dims[d] / steps[d] + u + ")";
+                e = "(" + e + " % " + (d == last ? dims[d] / k : dims[d]) + u + ")";
             }
-            if (steps[d] != 1) {
-                e = e + " * " + steps[d] + u;
-                sb.append("    ").append(t).append(" b").append(d).append(" = ").append(e).append(";\n");
+            if (d == last) {
+                sb.append("    ").append(t).append(" first = ").append(e).append(" * ").append(k).append(u).append(";\n");
             } else {
                 sb.append("    ").append(t).append(" e").append(d).append(" = ").append(e).append(";\n");
             }
         }
-        int open = 0;
-        for (int d = Math.max(0, rank - 2); d < rank; d++) {
-            if (steps[d] != 1) {
-                sb.append("    #pragma unroll\n");
-                sb.append("    for (").append(t).append(" e").append(d).append(" = b").append(d).append("; e").append(d)
-                        .append(" < b").append(d).append(" + ").append(steps[d]).append(u).append("; e").append(d)
-                        .append("++) {\n");
-                open++;
-            }
+        if (rank > 0) {
+            sb.append("    #pragma unroll\n");
+            sb.append("    for (").append(t).append(" e").append(last).append(" = first; e").append(last)
+                    .append(" < first + ").append(k).append(u).append("; e").append(last).append("++) {\n");
+        } else {
+            sb.append("    {\n");
         }
         sb.append("        ulong s = src_offset + (ulong) (").append(sum(src, u)).append(");\n");
         sb.append("        ulong t = dst_offset + (ulong) (").append(sum(dst, u)).append(");\n");
         sb.append("        src_t v = src[s];\n");
         sb.append("        dst[t] = ").append(convert).append(";\n");
-        for (int i = 0; i < open; i++) {
-            sb.append("    }\n");
-        }
+        sb.append("    }\n");
         sb.append("}\n");
         return sb.toString();
     }
