@@ -197,12 +197,7 @@ public final class ConvertCommand implements Callable<Integer> {
             if (!report.staleTemporaries().isEmpty()) {
                 err.println(self + ": " + staleLine(report.staleTemporaries()));
             }
-            for (String rule : report.unusedRules()) {
-                err.println(self + ": warning: the rule " + TerminalText.message(rule));
-            }
-            for (ConvertReport.Skipped t : report.skipped()) {
-                err.println(self + ": skipped: " + TerminalText.message(t.reason()));
-            }
+            warnings(err, self, report.unusedRules(), report.skipped());
             if (stats) {
                 for (ConvertReport.Tensor t : report.tensors()) {
                     err.println(String.format(Locale.ROOT, "%s: %d windows, source passes %.2f", TerminalText.of(t.name()),
@@ -284,12 +279,7 @@ public final class ConvertCommand implements Callable<Integer> {
         try (Arena arena = Arena.ofConfined()) {
             LoadReport report = TensorFiles.load(in, rules.memorySpace(space), options, arena);
             double seconds = (System.nanoTime() - start) / 1e9;
-            for (String rule : report.unusedRules()) {
-                err.println(self + ": warning: the rule " + TerminalText.message(rule));
-            }
-            for (ConvertReport.Skipped t : report.skipped()) {
-                err.println(self + ": skipped: " + TerminalText.message(t.reason()));
-            }
+            warnings(err, self, report.unusedRules(), report.skipped());
             err.flush();
             for (var t : report.tensors().entrySet()) {
                 o.println(TerminalText.of(t.getKey()) + " " + t.getValue().shape());
@@ -301,6 +291,17 @@ public final class ConvertCommand implements Callable<Integer> {
             o.flush();
         }
         return ExitStatus.OK;
+    }
+
+    /** Prints on stderr a warning for each rule that decided nothing and a line for each tensor left out. */
+    private static void warnings(PrintWriter err, String self, List<String> unusedRules,
+                                 List<ConvertReport.Skipped> skipped) {
+        for (String rule : unusedRules) {
+            err.println(self + ": warning: the rule " + TerminalText.message(rule));
+        }
+        for (ConvertReport.Skipped t : skipped) {
+            err.println(self + ": skipped: " + TerminalText.message(t.reason()));
+        }
     }
 
     /** {@return the one line that names the temporaries an interrupted convert left, which this one removed} */
